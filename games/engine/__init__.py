@@ -1,0 +1,1 @@
+"""Pure rules engines: no Django, no I/O, no global randomness (STYLE.md)."""

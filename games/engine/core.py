@@ -1,0 +1,393 @@
+"""The engine contract shared by every game.
+
+A game is a :class:`Rules` object: pure functions over an immutable-by-convention state.
+``apply`` never changes the state it is given; it returns a :class:`Step` with a new state,
+the events it produced (a public part and per-seat private parts) and the chance outcomes it
+drew. An illegal action raises :class:`IllegalAction` with a reason derived only from what the
+acting seat may see.
+
+Legal actions are data (PRODUCT.md): a list of entries ``{"type", "label", "params"}`` where
+each parameter has a domain ``{"one_of": [...]}``, ``{"subset_of": [...], "min": a, "max": b}``
+or ``{"range": [lo, hi]}``. Any action built by choosing a value from every domain of one entry
+is legal, and nothing else is: validation is generic and lives here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .rng import Rng
+
+JSON = dict[str, Any]
+Action = dict[str, Any]
+
+
+class EngineError(Exception):
+    """Base class for errors the engine reports to a caller."""
+
+    code = "engine_error"
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class IllegalAction(EngineError):
+    """The action is not legal now. ``reason`` is safe to show to the acting seat."""
+
+    code = "illegal_action"
+
+
+class NotYourTurn(IllegalAction):
+    """The seat has no decision to make right now."""
+
+    code = "not_your_turn"
+
+
+class InvalidOptions(EngineError):
+    """The match options or seat count are not acceptable for this game."""
+
+    code = "invalid_options"
+
+
+# --- Legal-action domains -------------------------------------------------------------
+
+
+def one_of(values: Iterable[Any]) -> JSON:
+    return {"one_of": list(values)}
+
+
+def subset_of(values: Iterable[Any], min_size: int, max_size: int) -> JSON:
+    return {"subset_of": list(values), "min": min_size, "max": max_size}
+
+
+def in_range(lo: int, hi: int) -> JSON:
+    return {"range": [lo, hi]}
+
+
+def entry(action_type: str, label: str, **params: JSON) -> JSON:
+    """One legal-action entry: the action type, a label and a domain per parameter."""
+    return {"type": action_type, "label": label, "params": params}
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality that does not let ``True`` pass for ``1`` or ``1`` for ``"1"``."""
+    return type(a) is type(b) and a == b
+
+
+def _in_values(value: Any, values: Sequence[Any]) -> bool:
+    return any(_same(value, v) for v in values)
+
+
+def _describe(values: Sequence[Any], limit: int = 12) -> str:
+    shown = ", ".join(json.dumps(v) for v in values[:limit])
+    return shown + (f", … ({len(values)} in all)" if len(values) > limit else "")
+
+
+def domain_error(name: str, domain: JSON, value: Any) -> str | None:
+    """Why ``value`` is outside ``domain`` (a readable sentence), or ``None`` if it is inside."""
+    if "one_of" in domain:
+        if _in_values(value, domain["one_of"]):
+            return None
+        return f"'{name}' must be one of: {_describe(domain['one_of'])}."
+    if "subset_of" in domain:
+        lo, hi, values = domain["min"], domain["max"], domain["subset_of"]
+        if not isinstance(value, list):
+            return f"'{name}' must be a list."
+        if not lo <= len(value) <= hi:
+            return f"'{name}' must list {lo} to {hi} items."
+        for i, item in enumerate(value):
+            if not _in_values(item, values):
+                return f"'{name}' may only contain: {_describe(values)}."
+            if _in_values(item, value[:i]):
+                return f"'{name}' must not repeat an item."
+        return None
+    if "range" in domain:
+        lo, hi = domain["range"]
+        if type(value) is not int:
+            return f"'{name}' must be a whole number."
+        if not lo <= value <= hi:
+            return f"'{name}' must be between {lo} and {hi}."
+        return None
+    raise ValueError(f"unknown domain {domain!r}")
+
+
+def entry_error(spec: JSON, action: Action) -> str | None:
+    """Why ``action`` does not fit the legal-action ``spec``, or ``None`` when it does."""
+    params = spec["params"]
+    unknown = sorted(set(action) - {"type"} - set(params))
+    if unknown:
+        return f"'{action['type']}' takes no parameter {', '.join(map(repr, unknown))}."
+    for name, domain in params.items():
+        if name not in action:
+            return f"'{action['type']}' needs the parameter '{name}'."
+        error = domain_error(name, domain, action[name])
+        if error:
+            return error
+    return None
+
+
+def check_action(specs: list[JSON], action: Any) -> None:
+    """Raise :class:`IllegalAction` unless ``action`` fits one of ``specs``."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction('An action must be an object with a string "type".')
+    matching = [s for s in specs if s["type"] == action["type"]]
+    if not matching:
+        possible = sorted({s["type"] for s in specs})
+        raise IllegalAction(
+            f"'{action['type']}' is not possible now; you can: {', '.join(possible)}."
+        )
+    errors = [entry_error(spec, action) for spec in matching]
+    if any(e is None for e in errors):
+        return
+    raise IllegalAction(next(e for e in errors if e))
+
+
+# --- Events and steps -----------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``public`` is seen by everyone; ``private[seat]`` by one seat."""
+
+    type: str
+    public: JSON = dataclasses.field(default_factory=dict)
+    private: dict[int, JSON] = dataclasses.field(default_factory=dict)
+
+    def for_seat(self, seat: int | None) -> JSON:
+        """The event as ``seat`` sees it (``None``: a spectator)."""
+        out: JSON = {"type": self.type, **self.public}
+        if seat is not None and seat in self.private:
+            out["private"] = self.private[seat]
+        return out
+
+    def to_json(self) -> JSON:
+        return {
+            "type": self.type,
+            "public": self.public,
+            "private": {str(seat): part for seat, part in sorted(self.private.items())},
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Event:
+        private = {int(seat): part for seat, part in data.get("private", {}).items()}
+        return cls(data["type"], data.get("public", {}), private)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Step:
+    """The outcome of setting up a match or applying an action."""
+
+    state: Any
+    events: list[Event]
+    chance: list[list[Any]]
+
+
+# --- State helpers --------------------------------------------------------------------
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON-shaped value (dicts, lists and scalars), much faster than deepcopy."""
+    kind = type(value)
+    if kind is list:
+        return [copy_json(v) for v in value]
+    if kind is dict:
+        return {k: copy_json(v) for k, v in value.items()}
+    return value
+
+
+@dataclasses.dataclass
+class BaseState:
+    """Fields every game state has. Game states are dataclasses of JSON-native values only."""
+
+    seats: int
+    options: JSON
+    seed: str
+    rng_counter: int
+
+
+S = TypeVar("S", bound=BaseState)
+
+
+def competition_ranking(keys: Sequence[Any]) -> list[int]:
+    """1-based places with ties sharing a place (1, 2, 2, 4); lower key = better place."""
+    places = []
+    for key in keys:
+        places.append(1 + sum(1 for other in keys if other < key))
+    return places
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(value: Any) -> str:
+    return hashlib.sha256(canonical_json(value).encode()).hexdigest()
+
+
+# --- The rules contract ---------------------------------------------------------------
+
+
+class Rules(ABC, Generic[S]):
+    """One game. Subclasses implement the hooks; the public methods are the contract."""
+
+    game_id: ClassVar[str]
+    name: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    state_class: type[S]
+    #: Options worth exercising in contract tests, simulations and docs (variants).
+    option_examples: ClassVar[list[JSON]] = [{}]
+
+    # Hooks ------------------------------------------------------------------------------
+
+    @abstractmethod
+    def normalize_options(self, seats: int, options: JSON) -> JSON:
+        """Validate options for ``seats`` and fill defaults; raise :class:`InvalidOptions`."""
+
+    @abstractmethod
+    def _setup(self, seats: int, options: JSON, seed: str, rng: Rng, events: list[Event]) -> S:
+        """Build the first state (deals, first player) and emit the opening events."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[int]:
+        """The seats that must act now (several at once where the game needs it)."""
+
+    @abstractmethod
+    def _legal_actions(self, state: S, seat: int) -> list[JSON]:
+        """Legal-action entries of a seat that must act."""
+
+    @abstractmethod
+    def _apply(self, state: S, seat: int, action: Action, rng: Rng, events: list[Event]) -> None:
+        """Apply a validated action to ``state`` (a private copy), emitting events."""
+
+    @abstractmethod
+    def public_view(self, state: S) -> JSON:
+        """What everybody, spectators included, may see."""
+
+    @abstractmethod
+    def private_view(self, state: S, seat: int) -> JSON:
+        """What only ``seat`` may see, beyond the public view."""
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def _placements(self, state: S) -> list[int]:
+        """1-based place of every seat once the match is over (competition ranking)."""
+
+    @abstractmethod
+    def stats(self, state: S) -> list[JSON]:
+        """Bluff statistics, one dict per seat (hidden by the server until the end)."""
+
+    @abstractmethod
+    def hidden_variant(self, state: S, seat: int | None, rng: random.Random) -> S:
+        """A copy of ``state`` in which everything ``seat`` cannot see is re-drawn at random.
+
+        Hands of others, the order and contents of undrawn piles, face-down discards, other
+        seats' private memories and the generator's seed may all change; nothing ``seat`` can
+        see or infer from what it saw may. The no-leak property tests compare views, events and
+        errors across such pairs; ``seat=None`` re-draws everything hidden from spectators.
+        """
+
+    def invariants(self, state: S) -> list[str]:
+        """Broken invariants of ``state`` (empty when all hold). Used by tests and simulate."""
+        return []
+
+    def explain(self, state: S, seat: int, action: Action, reason: str) -> str:
+        """A friendlier reason for an illegal action; may use only what ``seat`` can see."""
+        return reason
+
+    def summary(self, state: S) -> JSON:
+        """A short public summary of a finished state (for simulations and listings)."""
+        return {}
+
+    # Contract ---------------------------------------------------------------------------
+
+    def seat_range(self, options: JSON) -> tuple[int, int]:
+        """The allowed seat counts for ``options`` (some options widen the table)."""
+        return self.min_seats, self.max_seats
+
+    def check_seats(self, seats: int, options: JSON) -> None:
+        lo, hi = self.seat_range(options)
+        if type(seats) is not int or not lo <= seats <= hi:
+            raise InvalidOptions(f"{self.name} is played by {lo} to {hi} seats, not {seats}.")
+
+    def new_game(self, seats: int, options: JSON | None, seed: str) -> Step:
+        """A new match for ``seats`` seats with ``options``, deterministic in ``seed``."""
+        if not isinstance(options, dict) and options is not None:
+            raise InvalidOptions("Options must be an object.")
+        normalized = self.normalize_options(seats, dict(options or {}))
+        rng = Rng(seed)
+        events: list[Event] = []
+        state = self._setup(seats, normalized, seed, rng, events)
+        state.rng_counter = rng.counter
+        return Step(state, events, rng.trace)
+
+    def legal_actions(self, state: S, seat: int | None) -> list[JSON]:
+        """The legal-action entries of ``seat``; empty for spectators and seats not to act."""
+        if seat is None or self.is_over(state) or seat not in self.to_act(state):
+            return []
+        return self._legal_actions(state, seat)
+
+    def apply(self, state: S, seat: int, action: Any) -> Step:
+        """Apply ``action`` by ``seat``; ``state`` is left untouched."""
+        if self.is_over(state):
+            raise NotYourTurn("The match is over.")
+        if type(seat) is not int or not 0 <= seat < state.seats:
+            raise NotYourTurn("There is no such seat in this match.")
+        if seat not in self.to_act(state):
+            raise NotYourTurn("It is not your turn to act.")
+        try:
+            check_action(self._legal_actions(state, seat), action)
+        except IllegalAction as error:
+            raise IllegalAction(self.explain(state, seat, action, error.reason)) from None
+        new = self.clone(state)
+        rng = Rng(new.seed, new.rng_counter)
+        events: list[Event] = []
+        self._apply(new, seat, action, rng, events)
+        new.rng_counter = rng.counter
+        return Step(new, events, rng.trace)
+
+    def view(self, state: S, seat: int | None) -> JSON:
+        """Everything ``seat`` may know (``None``: a spectator). The only way state leaves."""
+        over = self.is_over(state)
+        out: JSON = {
+            "game": self.game_id,
+            "seats": state.seats,
+            "options": state.options,
+            "seat": seat,
+            "to_act": [] if over else self.to_act(state),
+            "over": over,
+            "public": self.public_view(state),
+            "private": None if seat is None else self.private_view(state, seat),
+            "legal_actions": self.legal_actions(state, seat),
+        }
+        if over:
+            out["placements"] = self.placements(state)
+        return out
+
+    def placements(self, state: S) -> list[int]:
+        if not self.is_over(state):
+            raise EngineError("The match is not over yet.")
+        return self._placements(state)
+
+    def to_json(self, state: S) -> JSON:
+        return copy_json(vars(state))
+
+    def from_json(self, data: JSON) -> S:
+        return self.state_class(**copy_json(data))
+
+    def clone(self, state: S) -> S:
+        new = object.__new__(type(state))
+        new.__dict__.update(copy_json(vars(state)))
+        return new
+
+    def state_digest(self, state: S) -> str:
+        return digest(self.to_json(state))

@@ -1,0 +1,1 @@
+"""Fab Fib: rules, cards and bots of one game."""

@@ -1,0 +1,173 @@
+"""Bot-only matches played entirely in the engine (no database), for simulate and tests."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from .bots import make_bot
+from .core import JSON, Rules
+from .replay import Recorder
+
+MAX_ACTIONS = 200_000
+
+
+def match_seed(seed: int | str, index: int) -> str:
+    """The secret seed of match ``index`` of a simulation run with master ``seed``."""
+    return hashlib.sha256(f"fibserver-sim:{seed}:{index}".encode()).hexdigest()
+
+
+@dataclasses.dataclass
+class MatchResult:
+    index: int
+    seed: str
+    finished: bool
+    actions: int
+    errors: list[str]
+    placements: list[int] | None
+    record: JSON | None
+
+
+def play_match(
+    rules: Rules,
+    seats: int,
+    options: JSON | None,
+    seed: str,
+    levels: Sequence[str],
+    *,
+    bot_seed: int | str = 0,
+    check: bool = True,
+    max_actions: int = MAX_ACTIONS,
+    index: int = 0,
+) -> MatchResult:
+    """Play one match with a bot per seat; every bot sees only its seat's view."""
+    scheduler = random.Random(f"schedule:{bot_seed}:{seed}")
+    bots = [
+        make_bot(rules.game_id, level, random.Random(f"bot:{bot_seed}:{seed}:{s}"))
+        for s, level in enumerate(levels)
+    ]
+    errors: list[str] = []
+    recorder = Recorder(rules, seats, options, seed)
+    actions = 0
+    try:
+        while not rules.is_over(recorder.state) and actions < max_actions:
+            state = recorder.state
+            to_act = rules.to_act(state)
+            if check:
+                errors.extend(f"action {actions}: {p}" for p in rules.invariants(state))
+                if not to_act:
+                    errors.append(f"action {actions}: nobody must act in an unfinished match")
+                for s in range(seats):
+                    if (s in to_act) != bool(rules.legal_actions(state, s)):
+                        errors.append(
+                            f"action {actions}: seat {s} legal actions disagree with to_act"
+                        )
+                if errors:
+                    break
+            seat = to_act[0] if len(to_act) == 1 else scheduler.choice(to_act)
+            action = bots[seat].choose(rules.view(state, seat))
+            recorder.apply(seat, action)
+            actions += 1
+        if check and not errors:
+            errors.extend(f"final: {p}" for p in rules.invariants(recorder.state))
+    except Exception as error:  # a crash is counted and reported, not raised
+        errors.append(f"action {actions}: {type(error).__name__}: {error}")
+    finished = rules.is_over(recorder.state)
+    if not finished and not errors:
+        errors.append(f"not finished after {actions} actions")
+    return MatchResult(
+        index=index,
+        seed=seed,
+        finished=finished,
+        actions=actions,
+        errors=errors,
+        placements=rules.placements(recorder.state) if finished else None,
+        record=recorder.record,
+    )
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def simulate(
+    rules: Rules,
+    *,
+    matches: int,
+    seats: int,
+    seed: int | str,
+    options: JSON | None = None,
+    levels: Sequence[str] | None = None,
+    check: bool = True,
+    keep_records: bool = False,
+    on_result: Any = None,
+) -> JSON:
+    """Play ``matches`` bot matches and summarise them as one JSON-able dict."""
+    levels = list(levels or ["random"] * seats)
+    if len(levels) != seats:
+        raise ValueError(f"{len(levels)} bot levels given for {seats} seats")
+    rules.normalize_options(seats, dict(options or {}))  # fail fast on bad options
+    started = time.perf_counter()
+    lengths: list[int] = []
+    finished = 0
+    errors: list[JSON] = []
+    wins = [0.0] * seats
+    place_sums = [0] * seats
+    for index in range(matches):
+        result = play_match(
+            rules,
+            seats,
+            options,
+            match_seed(seed, index),
+            levels,
+            bot_seed=seed,
+            check=check,
+            index=index,
+        )
+        lengths.append(result.actions)
+        if result.finished and not result.errors:
+            finished += 1
+        if result.errors:
+            errors.append({"match": index, "seed": result.seed, "errors": result.errors[:5]})
+        if result.placements:
+            winners = [s for s, p in enumerate(result.placements) if p == 1]
+            for s in winners:
+                wins[s] += 1 / len(winners)
+            for s, p in enumerate(result.placements):
+                place_sums[s] += p
+        if on_result is not None:
+            on_result(result)
+        if not keep_records:
+            result.record = None
+    seconds = time.perf_counter() - started
+    done = max(1, sum(1 for _ in lengths))
+    return {
+        "game": rules.game_id,
+        "matches": matches,
+        "seats": seats,
+        "seed": seed,
+        "options": rules.normalize_options(seats, dict(options or {})),
+        "bots": levels,
+        "finished": finished,
+        "errors": len(errors),
+        "error_samples": errors[:10],
+        "mean_actions": round(statistics.fmean(lengths), 2) if lengths else 0.0,
+        "actions": {
+            "median": percentile(lengths, 0.5),
+            "p99": percentile(lengths, 0.99),
+            "max": max(lengths, default=0),
+        },
+        "win_rate": [round(w / done, 4) for w in wins],
+        "mean_placement": [round(p / done, 3) for p in place_sums],
+        "seconds": round(seconds, 3),
+        "matches_per_second": round(matches / seconds, 1) if seconds else None,
+    }
