@@ -162,7 +162,7 @@ class FabFib(Rules[FabFibState]):
             return "You have already exchanged this turn; now declare a claim."
         if kind == "exchange" and state.phase == CLAIM and not state.accepted:
             return "The starter of a round does not exchange; declare a claim."
-        if kind == "claim" and state.phase == CLAIM:
+        if kind == "claim" and state.phase == CLAIM and "value" in action:
             value = action.get("value")
             if isinstance(value, int) and not isinstance(value, bool):
                 value = f"{value:03d}" if 0 <= value <= 999 else str(value)
