@@ -1,0 +1,24 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    UV_COMPILE_BYTECODE=1 \
+    UV_LINK_MODE=copy \
+    UV_PROJECT_ENVIRONMENT=/opt/venv \
+    PATH="/opt/venv/bin:$PATH"
+
+RUN pip install --no-cache-dir uv
+
+WORKDIR /app
+
+# Dependencies first, so code changes do not reinstall them.
+COPY pyproject.toml uv.lock ./
+RUN uv sync --frozen --no-dev
+
+COPY . .
+
+RUN useradd --system --no-create-home fibserver
+USER fibserver
+
+EXPOSE 8000 8001
+CMD ["gunicorn", "fibserver.wsgi:application", "-w", "4", "-b", "0.0.0.0:8000"]

@@ -1,0 +1,1 @@
+"""HTTP API: REST (DRF) and GraphQL (Strawberry) over games services and selectors."""

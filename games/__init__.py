@@ -1,0 +1,1 @@
+"""Games: pure rules engines (``games.engine``), models, services, selectors, bots and tasks."""
