@@ -4,13 +4,24 @@ from __future__ import annotations
 
 from .core import EngineError, Rules
 from .fabfib.rules import FabFib
+from .fibber.rules import Fibber
+from .fibbers_dice.rules import FibbersDice
+from .skull.rules import Skull
 
 
 class UnknownGame(EngineError):
     code = "unknown_game"
 
 
-_GAMES: dict[str, Rules] = {rules.game_id: rules for rules in (FabFib(),)}
+_GAMES: dict[str, Rules] = {
+    rules.game_id: rules
+    for rules in (
+        FabFib(),
+        Fibber(),
+        FibbersDice(),
+        Skull(),
+    )
+}
 
 
 def get(game_id: str) -> Rules:

@@ -1,0 +1,1 @@
+"""Fibber's Dice: rules and scores of one game."""
