@@ -182,13 +182,26 @@ class FibbersDice(Rules[FibbersDiceState]):
             return 'A score is a string such as "62", "double 3s" or "max".' + legal_text
         text = str(value)
         as_string = isinstance(value, str)
+        enough = "" if standing is None else f" It must also be higher than {standing}."
         if S.is_score(text) and not as_string:
-            return f'Send the score as a string: "{text}".'
+            return (
+                f'Send the score as a string: "{text}".'
+                + ("" if text in legal else enough)
+                + legal_text
+            )
         if S.is_score(text):
             return f"An announcement must be strictly higher than {standing}." + legal_text
+        if S.is_score(text.strip().lower()):  # "Max", "Double 3s"
+            meant = text.strip().lower()
+            return (
+                f'Scores are lower case: did you mean "{meant}"?'
+                + ("" if meant in legal else enough)
+                + legal_text
+            )
         meant = S.suggestion(text)
         if meant is None:
-            return f"There is no {text} in this game." + legal_text
+            shown = text if len(text) <= 20 else text[:20] + "…"
+            return f'There is no "{shown}" in this game.' + legal_text
         if meant == S.MAX:
             why = "2+1 is Max"
         elif meant.startswith("double"):
