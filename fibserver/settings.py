@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "corsheaders",
+    "accounts",
     "games",
     "api",
 ]
@@ -103,6 +104,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth, i18n, static ----------------------------------------------------------------------
 
+AUTH_USER_MODEL = "accounts.User"
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -129,8 +132,9 @@ CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "api.authentication.BearerTokenAuthentication",  # Authorization: Bearer <token>
+        "rest_framework.authentication.TokenAuthentication",  # Authorization: Token <token>
+        "rest_framework.authentication.SessionAuthentication",  # browsable API and admin
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
@@ -138,6 +142,17 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    # Views opt in with `throttle_scope`; keyed by client IP for anonymous callers.
+    "DEFAULT_THROTTLE_RATES": {
+        "guest": os.environ.get("THROTTLE_GUEST", "30/hour"),
+        "register": os.environ.get("THROTTLE_REGISTER", "20/hour"),
+        "login": os.environ.get("THROTTLE_LOGIN", "20/min"),
+        "actions": os.environ.get("THROTTLE_ACTIONS", "1200/min"),
+    },
+    # Trusted reverse proxies in front of the app (DRF uses it to find the client IP for
+    # throttling). Unset: DRF trusts the whole X-Forwarded-For header, which clients can forge.
+    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -184,4 +199,19 @@ LOGGING = {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
         "celery": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
     },
+}
+
+# --- fibserver ---------------------------------------------------------------------------------
+
+FIBSERVER = {
+    # Pause before a bot seat acts when tasks run on a real worker (seconds).
+    "BOT_DELAY_SECONDS": float(os.environ.get("FIBSERVER_BOT_DELAY", "0.5")),
+    # After this many consecutive time-outs a human seat is marked away (the bot plays on).
+    "AWAY_AFTER_TIMEOUTS": 3,
+    # The bot level that takes a decision for a human whose deadline passed.
+    "TAKEOVER_BOT_LEVEL": "random",
+    # How many recent events a match view carries.
+    "RECENT_EVENTS": 20,
+    # The longest long-poll wait on the events endpoint (seconds).
+    "MAX_WAIT_SECONDS": 30,
 }

@@ -1,4 +1,195 @@
-"""Persistence models (Match, Seat, hidden state, event log, idempotency records).
+"""Matches, seats, the event log and idempotency records.
 
-Empty for now: the models arrive with the persistence issue.
+Nothing here changes a match: ``games.services`` is the only writer (STYLE.md). The engine
+state and the seed are server-only; they leave the server only through the engine's views and,
+after the end, the replay.
 """
+
+from __future__ import annotations
+
+import secrets
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(6)
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby"
+        ACTIVE = "active"
+        FINISHED = "finished"
+        ABORTED = "aborted"
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public"
+        PRIVATE = "private"
+
+    class TimeControl(models.TextChoices):
+        LIVE = "live"
+        ASYNC = "async"
+        SOLO = "solo"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.CharField(max_length=32)
+    options = models.JSONField(default=dict)
+    seat_count = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    invite_code = models.CharField(max_length=16, unique=True, default=new_invite_code)
+    time_control = models.CharField(
+        max_length=10, choices=TimeControl.choices, default=TimeControl.LIVE
+    )
+    decision_seconds = models.PositiveIntegerField()
+    #: Grows by one with every applied action; ``expected_version`` is checked against it.
+    version = models.PositiveIntegerField(default=0)
+    #: Sequence number of the last event (events are numbered 1, 2, … with no gaps).
+    last_seq = models.PositiveIntegerField(default=0)
+    #: The secret seed (hex), revealed in the replay once the match has ended.
+    seed = models.CharField(max_length=128, editable=False)
+    seed_commitment = models.CharField(max_length=64, editable=False)
+    #: The engine state: server-only, never serialized to a client.
+    state = models.JSONField(null=True, blank=True, editable=False)
+    #: The earliest pending decision deadline (for the sweep), null when none.
+    deadline = models.DateTimeField(null=True, blank=True)
+    placements = models.JSONField(null=True, blank=True)
+    stats = models.JSONField(null=True, blank=True)
+    end_reason = models.CharField(max_length=32, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            # The lobby: open public matches of a game, newest first.
+            models.Index(
+                fields=["game", "-created_at"],
+                name="match_open_lobby",
+                condition=Q(status="lobby", visibility="public"),
+            ),
+            models.Index(fields=["status", "-created_at"], name="match_status_created"),
+            # The deadline sweep: active matches with a deadline, soonest first.
+            models.Index(fields=["deadline"], name="match_deadline", condition=Q(status="active")),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.id} ({self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    #: Set for a bot seat: the bot's level. A human seat has none.
+    bot_level = models.CharField(max_length=16, blank=True)
+    #: This seat must decide now (denormalized from the engine for the inbox).
+    must_act = models.BooleanField(default=False)
+    deadline = models.DateTimeField(null=True, blank=True)
+    #: Consecutive decisions a bot had to take for this (human) seat after a deadline.
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    away = models.BooleanField(default=False)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="seat_unique_position"),
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) | Q(bot_level=""), name="seat_user_or_bot"
+            ),
+        ]
+        indexes = [
+            # "My turns": the caller's seats that must act, soonest deadline first.
+            models.Index(
+                fields=["user", "deadline"], name="seat_my_turns", condition=Q(must_act=True)
+            ),
+            models.Index(fields=["user", "-joined_at"], name="seat_user_joined"),
+        ]
+
+    def __str__(self) -> str:
+        who = (self.user_id and f"user {self.user_id}") or (
+            self.bot_level and f"bot {self.bot_level}"
+        )
+        return f"seat {self.position} of {self.match_id}: {who or 'empty'}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+
+class Event(models.Model):
+    """The append-only log. One row per engine event; rows of one action share ``version``.
+
+    The first row of each applied action also keeps the action, its seat and the chance
+    outcomes drawn, so the log alone rebuilds the complete replay.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    public = models.JSONField(default=dict)
+    #: ``{"<seat>": {...}}``: the parts only one seat may see.
+    private = models.JSONField(default=dict)
+    actor = models.PositiveSmallIntegerField(null=True, blank=True)
+    action = models.JSONField(null=True, blank=True)
+    chance = models.JSONField(null=True, blank=True)
+    #: A bot took this decision for a human seat (deadline passed or seat away).
+    by_bot = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="event_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} #{self.seq} {self.type}"
+
+
+class IdempotencyRecord(models.Model):
+    """The stored response of an action sent with an ``Idempotency-Key``, per user and key."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=128)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key"),
+        ]
+        indexes = [models.Index(fields=["created_at"], name="idempotency_created")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.key}"

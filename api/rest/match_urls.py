@@ -1,0 +1,18 @@
+from django.urls import path
+
+from . import matches as v
+
+urlpatterns = [
+    path("matches/", v.MatchListView.as_view(), name="match-list"),
+    path("matches/join/", v.JoinByCodeView.as_view(), name="match-join-by-code"),
+    path("matches/<str:match_id>/", v.MatchDetailView.as_view(), name="match-detail"),
+    path("matches/<str:match_id>/join/", v.JoinView.as_view(), name="match-join"),
+    path("matches/<str:match_id>/leave/", v.LeaveView.as_view(), name="match-leave"),
+    path("matches/<str:match_id>/bots/", v.BotsView.as_view(), name="match-bots"),
+    path("matches/<str:match_id>/start/", v.StartView.as_view(), name="match-start"),
+    path("matches/<str:match_id>/actions/", v.ActionView.as_view(), name="match-actions"),
+    path("matches/<str:match_id>/events/", v.EventsView.as_view(), name="match-events"),
+    path("matches/<str:match_id>/replay/", v.ReplayView.as_view(), name="match-replay"),
+    path("matches/<str:match_id>/stats/", v.StatsView.as_view(), name="match-stats"),
+    path("me/turns/", v.MyTurnsView.as_view(), name="my-turns"),
+]

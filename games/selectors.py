@@ -1,0 +1,258 @@
+"""Read paths: the caller's redacted match view, event feeds, lists, inbox and replay.
+
+Every payload derived from a match's state passes through the engine's ``view`` (STYLE.md
+habit 2): nothing here reads hidden state into a response, except the replay of a match that
+has ended.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db.models import QuerySet
+
+from .engine import registry
+from .engine.replay import FORMAT
+from .errors import Forbidden, NotFound
+from .models import Event, Match, Seat
+
+
+def match_get(match_id: Any, *, user: Any = None) -> Match:
+    """A match the caller may look at; private matches only for their players."""
+    try:
+        match = Match.objects.get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise NotFound("No such match.") from None
+    except Exception as error:
+        if type(error).__name__ == "ValidationError":
+            raise NotFound("No such match.") from None
+        raise
+    if match.visibility == Match.Visibility.PRIVATE and not seats_of(match, user):
+        raise NotFound("No such match.")
+    return match
+
+
+def seats_of(match: Match, user: Any) -> list[int]:
+    """The positions the caller holds in ``match`` (two only in Skull's two_tribes)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    return list(
+        match.seats.filter(user_id=user.pk).order_by("position").values_list("position", flat=True)
+    )
+
+
+def viewer_seat(match: Match, user: Any, requested: int | None = None) -> int | None:
+    """Whose eyes the caller sees through: their seat, or ``None`` (a spectator)."""
+    mine = seats_of(match, user)
+    if requested is not None:
+        if requested not in mine:
+            raise Forbidden("That seat is not yours.")
+        return requested
+    if not mine:
+        return None
+    if match.status == Match.Status.ACTIVE and match.state is not None:
+        rules = registry.get(match.game)
+        to_act = set(rules.to_act(rules.from_json(match.state)))
+        for position in mine:
+            if position in to_act:
+                return position
+    return mine[0]
+
+
+def event_for_seat(event: Event, seat: int | None) -> dict[str, Any]:
+    """One log row as ``seat`` may see it: the public part, its own private part, and the
+    sequence number (a seat that may not see a part still gets the number: no gaps)."""
+    out: dict[str, Any] = {
+        "seq": event.seq,
+        "version": event.version,
+        "type": event.type,
+        **event.public,
+    }
+    if seat is not None:
+        private = event.private.get(str(seat))
+        if private is not None:
+            out["private"] = private
+    if event.by_bot:
+        out["by_bot"] = True
+    return out
+
+
+def events_after(
+    match: Match, seat: int | None, after: int, limit: int = 200
+) -> list[dict[str, Any]]:
+    rows = Event.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
+    return [event_for_seat(e, seat) for e in rows]
+
+
+def _seat_json(seat: Seat) -> dict[str, Any]:
+    user = seat.user
+    return {
+        "position": seat.position,
+        "user": None
+        if user is None
+        else {"id": user.pk, "name": getattr(user, "display_name", "") or user.get_username()},
+        "bot_level": seat.bot_level or None,
+        "must_act": seat.must_act,
+        "deadline": seat.deadline.isoformat() if seat.deadline else None,
+        "away": seat.away,
+        "place": seat.place,
+    }
+
+
+def match_view(match: Match, user: Any, seat: int | None = None) -> dict[str, Any]:
+    """The caller's view of a match: everything a client renders, redacted for the caller."""
+    seats = list(match.seats.select_related("user").order_by("position"))
+    mine = [
+        s.position for s in seats if user is not None and s.user_id == getattr(user, "pk", None)
+    ]
+    if seat is None:
+        seat = viewer_seat(match, user)
+    engine_view = None
+    legal: list[Any] = []
+    if match.state is not None:
+        rules = registry.get(match.game)
+        engine_view = rules.view(rules.from_json(match.state), seat)
+        legal = engine_view.pop("legal_actions")
+    recent = settings.FIBSERVER["RECENT_EVENTS"]
+    events = Event.objects.filter(match=match, seq__gt=max(0, match.last_seq - recent)).order_by(
+        "seq"
+    )
+    return {
+        "id": str(match.pk),
+        "game": match.game,
+        "status": match.status,
+        "version": match.version,
+        "visibility": match.visibility,
+        "options": match.options,
+        "seat_count": match.seat_count,
+        "time_control": match.time_control,
+        "decision_seconds": match.decision_seconds,
+        "created_by": match.created_by_id,
+        "invite_code": match.invite_code if mine else None,
+        "seed_commitment": match.seed_commitment or None,
+        "seats": [_seat_json(s) for s in seats],
+        "you": {"seat": seat, "seats": mine} if mine else None,
+        "to_act": [s.position for s in seats if s.must_act],
+        "deadline": match.deadline.isoformat() if match.deadline else None,
+        "legal_actions": legal,
+        "view": engine_view,
+        "placements": match.placements,
+        "end_reason": match.end_reason or None,
+        "last_seq": match.last_seq,
+        "events": [event_for_seat(e, seat) for e in events],
+    }
+
+
+def match_summary(match: Match) -> dict[str, Any]:
+    """A lobby or list entry: public facts only."""
+    seats = list(match.seats.all())
+    return {
+        "id": str(match.pk),
+        "game": match.game,
+        "status": match.status,
+        "visibility": match.visibility,
+        "options": match.options,
+        "seat_count": match.seat_count,
+        "filled": sum(1 for s in seats if not s.is_empty),
+        "bots": sum(1 for s in seats if s.is_bot),
+        "time_control": match.time_control,
+        "created_at": match.created_at.isoformat(),
+        "version": match.version,
+    }
+
+
+def open_matches(*, game: str | None = None) -> QuerySet[Match]:
+    qs = Match.objects.filter(status=Match.Status.LOBBY, visibility=Match.Visibility.PUBLIC)
+    if game:
+        qs = qs.filter(game=game)
+    return qs.defer("state").order_by("-created_at").prefetch_related("seats")
+
+
+def my_matches(*, user: Any, status: str | None = None) -> QuerySet[Match]:
+    qs = Match.objects.filter(seats__user=user).distinct()
+    if status:
+        qs = qs.filter(status=status)
+    return qs.defer("state").order_by("-created_at").prefetch_related("seats")
+
+
+def my_turns(*, user: Any) -> list[dict[str, Any]]:
+    """The caller's seats that must act, soonest deadline first (no deadline last)."""
+    seats = (
+        Seat.objects.filter(user=user, must_act=True, match__status=Match.Status.ACTIVE)
+        .select_related("match")
+        .only("position", "deadline", "match__id", "match__game", "match__version")
+    )
+    entries = [
+        {
+            "match": str(s.match.pk),
+            "game": s.match.game,
+            "seat": s.position,
+            "deadline": s.deadline.isoformat() if s.deadline else None,
+            "version": s.match.version,
+        }
+        for s in seats
+    ]
+    entries.sort(key=lambda e: (e["deadline"] is None, e["deadline"] or ""))
+    return entries
+
+
+def match_replay(match: Match) -> dict[str, Any]:
+    """The complete record (docs/replay.md), hidden information included: after the end only."""
+    if match.status != Match.Status.FINISHED:
+        raise NotFound("The replay is available once the match has finished.")
+    rules = registry.get(match.game)
+    rows = list(Event.objects.filter(match=match).order_by("seq"))
+    by_version: dict[int, list[Event]] = {}
+    for row in rows:
+        by_version.setdefault(row.version, []).append(row)
+    versions = sorted(by_version)
+    setup = by_version[versions[0]]
+
+    def events_json(group: list[Event]) -> list[dict[str, Any]]:
+        return [
+            {"type": e.type, "public": e.public, "private": e.private}
+            for e in group
+            if not (e.type == "action" and len(group) == 1 and e.public == {"seat": e.actor})
+        ]
+
+    steps = []
+    for n, version in enumerate(versions[1:], start=1):
+        group = by_version[version]
+        first = group[0]
+        step = {"n": n, "seat": first.actor, "action": first.action}
+        if any(e.by_bot for e in group):
+            step["by_bot"] = True
+        step["chance"] = first.chance or []
+        step["events"] = events_json(group)
+        steps.append(step)
+    state = rules.from_json(match.state)
+    return {
+        "format": FORMAT,
+        "game": match.game,
+        "seats": match.seat_count,
+        "options": match.options,
+        "seed": match.seed,
+        "seed_commitment": match.seed_commitment,
+        "setup": {"chance": setup[0].chance or [], "events": events_json(setup)},
+        "steps": steps,
+        "result": {
+            "over": True,
+            "placements": match.placements,
+            "stats": match.stats,
+            "state_digest": rules.state_digest(state),
+        },
+    }
+
+
+def match_stats(match: Match) -> dict[str, Any]:
+    """Bluff statistics: hidden from everyone, the players included, until the match ends."""
+    if match.status != Match.Status.FINISHED or match.stats is None:
+        raise NotFound("Statistics are revealed once the match has finished.")
+    seats = list(match.seats.select_related("user").order_by("position"))
+    return {
+        "match": str(match.pk),
+        "game": match.game,
+        "placements": match.placements,
+        "seats": [{**_seat_json(seat), "stats": match.stats[seat.position]} for seat in seats],
+    }

@@ -1,0 +1,522 @@
+"""The only code that changes a match (STYLE.md habit 3).
+
+Every writer locks the match row, checks what it expects (status, version, seat), applies
+through the engine, appends events, bumps the version, sets deadlines and queues follow-up
+work on commit. Every way a match ends goes through :func:`match_finish`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from .engine import registry
+from .engine.bots import bot_levels, make_bot
+from .engine.core import EngineError, IllegalAction, InvalidOptions, NotYourTurn, Step
+from .engine.rng import new_seed, seed_commitment
+from .errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    IdempotencyKeyReused,
+    IllegalActionError,
+    Invalid,
+    NotFound,
+    StaleVersion,
+)
+from .models import Event, IdempotencyRecord, Match, Seat
+from .timecontrol import TIME_CONTROLS, decision_seconds
+
+MAX_BOT_DECISIONS_INLINE = 100_000
+
+
+# --- access helpers (fetch with a permission check, and a row lock when writing) --------------
+
+
+def rules_for(match: Match):
+    return registry.get(match.game)
+
+
+def _locked(match_id: Any) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise NotFound("No such match.") from None
+    except Exception as error:  # a malformed UUID raises ValidationError on some backends
+        if type(error).__name__ == "ValidationError":
+            raise NotFound("No such match.") from None
+        raise
+
+
+def _seats(match: Match) -> list[Seat]:
+    return list(match.seats.select_related("user").order_by("position"))
+
+
+def _user_seats(seats: Iterable[Seat], user: Any) -> list[Seat]:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    return [s for s in seats if s.user_id == user.pk]
+
+
+def _bump(match: Match) -> None:
+    match.version += 1
+
+
+# --- lobby -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_create(
+    *,
+    user: Any,
+    game: str,
+    seats: int,
+    options: dict[str, Any] | None = None,
+    visibility: str = Match.Visibility.PUBLIC,
+    time_control: str = Match.TimeControl.LIVE,
+    decision_seconds_: int | None = None,
+    bots: list[str] | None = None,
+    join: bool = True,
+) -> Match:
+    """Create a match in the lobby. The creator takes seat 0 unless ``join`` is false (a bot
+    exhibition); ``bots`` fills the next seats with bots of those levels. Starts when full."""
+    try:
+        rules = registry.get(game)
+    except EngineError as error:
+        raise Invalid(error.reason, field="game") from None
+    try:
+        normalized = rules.normalize_options(seats, dict(options or {}))
+    except InvalidOptions as error:
+        raise Invalid(error.reason, field="options") from None
+    try:
+        seconds = decision_seconds(time_control, decision_seconds_)
+    except ValueError as error:
+        raise Invalid(str(error), field="time_control") from None
+    bots = list(bots or [])
+    known = bot_levels(game)
+    for level in bots:
+        if level not in known:
+            raise Invalid(f"Unknown bot level {level!r}; levels: {', '.join(known)}.", field="bots")
+    humans = 1 if join else 0
+    if humans + len(bots) > seats:
+        raise Invalid(f"{len(bots)} bots and {humans} player(s) do not fit {seats} seats.")
+    if time_control == Match.TimeControl.SOLO and humans + len(bots) < seats:
+        raise Invalid("A solo match is one player and bots: fill every other seat with bots.")
+    if not join and len(bots) < seats:
+        raise Invalid("A match the creator does not join must be all bots (an exhibition).")
+    match = Match.objects.create(
+        game=game,
+        options=normalized,
+        seat_count=seats,
+        visibility=visibility,
+        time_control=time_control,
+        decision_seconds=seconds,
+        created_by=user,
+        seed="",
+        seed_commitment="",
+    )
+    occupants: list[dict[str, Any]] = ([{"user": user}] if join else []) + [
+        {"bot_level": level} for level in bots
+    ]
+    Seat.objects.bulk_create(
+        [
+            Seat(match=match, position=position, **occupants[position])
+            if position < len(occupants)
+            else Seat(match=match, position=position)
+            for position in range(seats)
+        ]
+    )
+    if len(occupants) == seats:
+        _start(match)
+    match.save()
+    return match
+
+
+@transaction.atomic
+def match_join(*, match_id: Any, user: Any, invite_code: str | None = None) -> Match:
+    match = _locked(match_id)
+    if match.visibility == Match.Visibility.PRIVATE and invite_code != match.invite_code:
+        raise NotFound("No such match.")  # private matches are not revealed without the code
+    if match.status != Match.Status.LOBBY:
+        raise Conflict("This match has already started.", status=match.status)
+    seats = _seats(match)
+    if _user_seats(seats, user) and not _allows_two_seats(match):
+        raise Conflict("You already have a seat in this match.")
+    if len(_user_seats(seats, user)) >= 2:
+        raise Conflict("You already hold two seats in this match.")
+    free = [s for s in seats if s.is_empty]
+    if not free:
+        raise Conflict("This match is full.")
+    seat = free[0]
+    seat.user = user
+    seat.save(update_fields=["user"])
+    _bump(match)
+    if len(free) == 1:
+        _start(match)
+    match.save()
+    return match
+
+
+def _allows_two_seats(match: Match) -> bool:
+    """Skull's two_tribes: a person may hold two seats (RULES.md)."""
+    return bool(match.options.get("two_tribes"))
+
+
+@transaction.atomic
+def match_join_by_code(*, invite_code: str, user: Any) -> Match:
+    match = Match.objects.filter(invite_code=invite_code).only("id").first()
+    if match is None:
+        raise NotFound("No match has this invite code.")
+    return match_join(match_id=match.pk, user=user, invite_code=invite_code)
+
+
+@transaction.atomic
+def match_leave(*, match_id: Any, user: Any) -> Match:
+    match = _locked(match_id)
+    seats = _seats(match)
+    mine = _user_seats(seats, user)
+    if not mine:
+        raise Forbidden("You have no seat in this match.")
+    if match.status != Match.Status.LOBBY:
+        raise Conflict("You can only leave before the match starts.", status=match.status)
+    for seat in mine:
+        seat.user = None
+        seat.save(update_fields=["user"])
+    _bump(match)
+    if not any(s.user_id for s in seats if s not in mine):
+        match_finish(match=match, reason="abandoned", aborted=True)
+    match.save()
+    return match
+
+
+@transaction.atomic
+def match_add_bots(*, match_id: Any, user: Any, level: str, count: int = 1) -> Match:
+    match = _locked(match_id)
+    seats = _seats(match)
+    if not _user_seats(seats, user):
+        raise Forbidden("Only a seated player can add bots.")
+    if match.status != Match.Status.LOBBY:
+        raise Conflict("Bots can only be added before the match starts.", status=match.status)
+    if level not in bot_levels(match.game):
+        raise Invalid(f"Unknown bot level {level!r}; levels: {', '.join(bot_levels(match.game))}.")
+    free = [s for s in seats if s.is_empty]
+    if not 1 <= count <= len(free):
+        raise Invalid(f"count must be between 1 and the {len(free)} free seat(s).")
+    for seat in free[:count]:
+        seat.bot_level = level
+        seat.save(update_fields=["bot_level"])
+    _bump(match)
+    if count == len(free):
+        _start(match)
+    match.save()
+    return match
+
+
+@transaction.atomic
+def match_start(*, match_id: Any, user: Any) -> Match:
+    """Start with the seats filled so far (empty seats are removed), if the game allows it."""
+    match = _locked(match_id)
+    seats = _seats(match)
+    if match.created_by_id != getattr(user, "pk", None) or not _user_seats(seats, user):
+        raise Forbidden("Only the player who created the match can start it.")
+    if match.status != Match.Status.LOBBY:
+        raise Conflict("This match has already started.", status=match.status)
+    filled = [s for s in seats if not s.is_empty]
+    try:
+        rules_for(match).normalize_options(len(filled), dict(match.options))
+    except InvalidOptions as error:
+        raise Conflict(f"Cannot start with {len(filled)} seats: {error.reason}") from None
+    Seat.objects.filter(match=match, user__isnull=True, bot_level="").delete()
+    for position, seat in enumerate(filled):  # compact positions to 0..n-1, order kept
+        if seat.position != position:
+            Seat.objects.filter(pk=seat.pk).update(position=position + 1000)
+    for position, seat in enumerate(filled):
+        if seat.position != position:
+            Seat.objects.filter(pk=seat.pk).update(position=position)
+    match.seat_count = len(filled)
+    _start(match)
+    match.save()
+    return match
+
+
+def _start(match: Match) -> None:
+    """Deal: seed the match, build the first engine state, log the set-up events."""
+    rules = rules_for(match)
+    match.seed = new_seed()
+    match.seed_commitment = seed_commitment(match.seed)
+    step = rules.new_game(match.seat_count, match.options, match.seed)
+    match.status = Match.Status.ACTIVE
+    match.started_at = timezone.now()
+    _bump(match)
+    match.state = rules.to_json(step.state)
+    _append_events(match, step, actor=None, action=None, by_bot=False)
+    _after_change(match, step.state, rules)
+
+
+# --- actions -----------------------------------------------------------------------------------
+
+
+def request_hash(match_id: Any, action: Any, expected_version: Any) -> str:
+    from games.engine.core import canonical_json
+
+    text = canonical_json({"match": str(match_id), "action": action, "expected": expected_version})
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@transaction.atomic
+def action_submit(
+    *,
+    match_id: Any,
+    user: Any,
+    action: Any,
+    expected_version: int | None = None,
+    seat: int | None = None,
+    idempotency_key: str | None = None,
+    render: Any = None,
+) -> tuple[int, dict[str, Any]]:
+    """Apply a player's action exactly once. Returns ``(status, body)``; ``render(match, seat)``
+    builds the body (the caller's new view), which is stored for idempotent retries."""
+    match = _locked(match_id)
+    digest = request_hash(match_id, action, expected_version) if idempotency_key else ""
+    if idempotency_key:
+        stored = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
+        if stored is not None:
+            if stored.request_hash != digest:
+                raise IdempotencyKeyReused(
+                    "This Idempotency-Key was already used with a different request."
+                )
+            return stored.status_code, stored.body
+    seats = _seats(match)
+    mine = _user_seats(seats, user)
+    if not mine:
+        raise Forbidden("You have no seat in this match.")
+    if seat is not None:
+        mine = [s for s in mine if s.position == seat]
+        if not mine:
+            raise Forbidden("That seat is not yours.")
+    if match.status != Match.Status.ACTIVE:
+        raise Conflict(f"The match is {match.status}; no actions are taken.", status=match.status)
+    if expected_version is not None and expected_version != match.version:
+        raise StaleVersion(
+            f"The match has moved on: version {match.version}, not {expected_version}.",
+            version=match.version,
+        )
+    rules = rules_for(match)
+    state = rules.from_json(match.state)
+    to_act = set(rules.to_act(state))
+    acting = [s for s in mine if s.position in to_act]
+    if not acting:
+        raise Forbidden("It is not your turn to act.")
+    own = acting[0]
+    try:
+        step = rules.apply(state, own.position, action)
+    except NotYourTurn as error:  # pragma: no cover - to_act was checked above
+        raise Forbidden(error.reason) from None
+    except IllegalAction as error:
+        raise IllegalActionError(error.reason) from None
+    if own.away or own.timeouts:
+        own.away, own.timeouts = False, 0  # the player is back
+        own.save(update_fields=["away", "timeouts"])
+    _commit_step(match, rules, step, actor=own.position, action=action, by_bot=False)
+    status, body = 200, (render(match, own.position) if render else {"version": match.version})
+    if idempotency_key:
+        try:
+            with transaction.atomic():
+                IdempotencyRecord.objects.create(
+                    user=user,
+                    key=idempotency_key,
+                    match=match,
+                    request_hash=digest,
+                    status_code=status,
+                    body=body,
+                )
+        except IntegrityError:
+            # The same key was used at the same moment for another match: that one won.
+            raise Conflict("This Idempotency-Key is being used by another request.") from None
+    return status, body
+
+
+def _commit_step(
+    match: Match, rules: Any, step: Step, *, actor: int, action: Any, by_bot: bool
+) -> None:
+    _bump(match)
+    match.state = rules.to_json(step.state)
+    _append_events(match, step, actor=actor, action=action, by_bot=by_bot)
+    _after_change(match, step.state, rules)
+    match.save()
+
+
+def _append_events(
+    match: Match, step: Step, *, actor: int | None, action: Any, by_bot: bool
+) -> None:
+    """One INSERT for all events of a step; the first row also keeps the action and chance."""
+    events = step.events or []
+    rows = []
+    for index, event in enumerate(events):
+        data = event.to_json()
+        match.last_seq += 1
+        rows.append(
+            Event(
+                match=match,
+                seq=match.last_seq,
+                version=match.version,
+                type=data["type"],
+                public=data["public"],
+                private=data["private"],
+                actor=actor,
+                action=action if index == 0 else None,
+                chance=step.chance if index == 0 else None,
+                by_bot=by_bot,
+            )
+        )
+    if not rows:  # keep the action in the log even if the engine said nothing
+        match.last_seq += 1
+        rows.append(
+            Event(
+                match=match,
+                seq=match.last_seq,
+                version=match.version,
+                type="action",
+                public={"seat": actor},
+                actor=actor,
+                action=action,
+                chance=step.chance,
+                by_bot=by_bot,
+            )
+        )
+    Event.objects.bulk_create(rows)
+    version, match_pk = match.version, match.pk
+    transaction.on_commit(lambda: _publish(match_pk, version))
+
+
+def _publish(match_id: Any, version: int) -> None:
+    from .notify import publish
+
+    publish(match_id, version)
+
+
+def _after_change(match: Match, state: Any, rules: Any) -> None:
+    """Deadlines and must-act markers after every change; the finisher when it is over."""
+    if rules.is_over(state):
+        match_finish(match=match, reason="completed", state=state)
+        return
+    to_act = set(rules.to_act(state))
+    now = timezone.now()
+    control = TIME_CONTROLS[match.time_control]
+    earliest: datetime | None = None
+    needs_bot = False
+    for seat in _seats(match):
+        must = seat.position in to_act
+        deadline = None
+        if must and (seat.is_bot or seat.away):
+            needs_bot = True
+        elif must and control.humans_have_deadlines:
+            keep = seat.must_act and seat.deadline is not None  # a decision already pending
+            deadline = seat.deadline if keep else now + timedelta(seconds=match.decision_seconds)
+        if must and deadline and (earliest is None or deadline < earliest):
+            earliest = deadline
+        if seat.must_act != must or seat.deadline != deadline:
+            seat.must_act, seat.deadline = must, deadline
+            seat.save(update_fields=["must_act", "deadline"])
+    match.deadline = earliest
+    if needs_bot:
+        match_pk, version = match.pk, match.version
+        transaction.on_commit(lambda: _queue_bots(match_pk, version))
+
+
+def _queue_bots(match_id: Any, version: int) -> None:
+    from .tasks import schedule_bots
+
+    schedule_bots(match_id, version)
+
+
+# --- bots --------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def bot_act(*, match_id: Any, expected_version: int, timed_out_only: bool = False) -> bool:
+    """One decision for one bot seat (or a human seat that is away or out of time).
+
+    Carries the version it was scheduled for: a stale call does nothing. Returns whether an
+    action was applied."""
+    match = _locked(match_id)
+    if match.status != Match.Status.ACTIVE or match.version != expected_version:
+        return False
+    rules = rules_for(match)
+    state = rules.from_json(match.state)
+    seats = {s.position: s for s in _seats(match)}
+    now = timezone.now()
+    for position in rules.to_act(state):
+        seat = seats[position]
+        overdue = seat.deadline is not None and seat.deadline <= now
+        if timed_out_only and not overdue:
+            continue
+        if not (seat.is_bot or seat.away or overdue):
+            continue
+        by_bot = not seat.is_bot
+        if by_bot:
+            seat.timeouts += 1 if overdue else 0
+            seat.away = seat.away or seat.timeouts >= settings.FIBSERVER["AWAY_AFTER_TIMEOUTS"]
+            seat.save(update_fields=["timeouts", "away"])
+        level = seat.bot_level or settings.FIBSERVER["TAKEOVER_BOT_LEVEL"]
+        bot = make_bot(match.game, level, random.Random(secrets.randbits(64)))
+        action = bot.choose(rules.view(state, position))
+        step = rules.apply(state, position, action)
+        _commit_step(match, rules, step, actor=position, action=action, by_bot=by_bot)
+        return True
+    return False
+
+
+# --- the one finisher --------------------------------------------------------------------------
+
+
+def match_finish(*, match: Match, reason: str, aborted: bool = False, state: Any = None) -> None:
+    """Every end of a match: normal end, abort, forfeit. Records placements and statistics
+    and clears deadlines. The caller holds the row lock and saves the match."""
+    match.status = Match.Status.ABORTED if aborted else Match.Status.FINISHED
+    match.end_reason = reason
+    match.finished_at = timezone.now()
+    match.deadline = None
+    Seat.objects.filter(match=match).update(must_act=False, deadline=None)
+    if state is not None and not aborted:
+        rules = rules_for(match)
+        match.placements = rules.placements(state)
+        match.stats = rules.stats(state)
+        for position, place in enumerate(match.placements):
+            Seat.objects.filter(match=match, position=position).update(place=place)
+
+
+@transaction.atomic
+def match_abort(*, match_id: Any, user: Any) -> Match:
+    match = _locked(match_id)
+    if match.created_by_id != getattr(user, "pk", None):
+        raise Forbidden("Only the player who created the match can abort it.")
+    if match.status != Match.Status.LOBBY:
+        raise Conflict("Only a match in the lobby can be aborted.", status=match.status)
+    _bump(match)
+    match_finish(match=match, reason="aborted", aborted=True)
+    match.save()
+    return match
+
+
+__all__ = [
+    "BadRequest",
+    "action_submit",
+    "bot_act",
+    "match_abort",
+    "match_add_bots",
+    "match_create",
+    "match_finish",
+    "match_join",
+    "match_join_by_code",
+    "match_leave",
+    "match_start",
+]

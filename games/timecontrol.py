@@ -1,0 +1,37 @@
+"""Time controls: how long a seat has for each decision (PRODUCT.md, "Time control")."""
+
+from __future__ import annotations
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class TimeControl:
+    name: str
+    default_seconds: int
+    min_seconds: int
+    max_seconds: int
+    humans_have_deadlines: bool = True
+
+
+TIME_CONTROLS = {
+    "live": TimeControl("live", 75, 10, 600),
+    "async": TimeControl("async", 24 * 3600, 3600, 7 * 24 * 3600),
+    # One human against bots: the human has no deadline; bots act promptly.
+    "solo": TimeControl("solo", 0, 0, 0, humans_have_deadlines=False),
+}
+
+
+def decision_seconds(time_control: str, requested: int | None) -> int:
+    """Seconds per decision for ``time_control``; ``ValueError`` with a reason if out of bounds."""
+    if time_control not in TIME_CONTROLS:
+        raise ValueError(f"time_control must be one of: {', '.join(TIME_CONTROLS)}.")
+    control = TIME_CONTROLS[time_control]
+    if requested is None or not control.humans_have_deadlines:
+        return control.default_seconds
+    if not control.min_seconds <= requested <= control.max_seconds:
+        raise ValueError(
+            f"decision_seconds for {time_control} must be between {control.min_seconds}"
+            f" and {control.max_seconds}."
+        )
+    return requested

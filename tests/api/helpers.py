@@ -1,0 +1,55 @@
+"""A generic test client: plays any registered game through the REST API using only
+``legal_actions`` (PRODUCT.md: a client can build any legal action without knowing the rules)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rest_framework.test import APIClient
+
+from accounts.services import guest_create
+from games.engine.bots import random_action
+
+
+class Player:
+    def __init__(self, name: str = "") -> None:
+        self.user, self.token = guest_create(display_name=name or None)
+        self.client = APIClient()
+        self.client.credentials(HTTP_AUTHORIZATION=f"Bearer {self.token}")
+
+    def get(self, path: str, **kwargs: Any) -> Any:
+        return self.client.get(path, **kwargs)
+
+    def post(self, path: str, body: Any = None, **kwargs: Any) -> Any:
+        return self.client.post(path, body if body is not None else {}, format="json", **kwargs)
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        response = self.post("/api/matches/", body)
+        assert response.status_code == 201, response.content
+        return response.json()
+
+    def view(self, match_id: str) -> dict[str, Any]:
+        response = self.get(f"/api/matches/{match_id}/")
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    def act(self, match_id: str, action: dict[str, Any], **headers: Any) -> Any:
+        return self.post(f"/api/matches/{match_id}/actions/", action, **headers)
+
+
+def play_to_the_end(
+    match_id: str, players: list[Player], rng: random.Random, limit: int = 20000
+) -> dict:
+    """Every human acts from its own view until the match is over; returns the last view."""
+    for _ in range(limit):
+        views = [p.view(match_id) for p in players]
+        if views[0]["status"] != "active":
+            return views[0]
+        movers = [(p, v) for p, v in zip(players, views, strict=True) if v["legal_actions"]]
+        assert movers, "an active match where no human can act must be waiting for bots"
+        player, view = rng.choice(movers)
+        action = random_action(view["legal_actions"], rng)
+        response = player.act(match_id, {**action, "expected_version": view["version"]})
+        assert response.status_code == 200, response.content
+    raise AssertionError("the match did not end")
