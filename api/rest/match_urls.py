@@ -1,4 +1,9 @@
+"""Match routes. The events feed is served by the async follower view (``api.follow``); its
+DRF twin ``EventsView`` answers the same requests without waiting and documents the schema."""
+
 from django.urls import path
+
+from api.follow import match_events
 
 from . import matches as v
 
@@ -11,7 +16,7 @@ urlpatterns = [
     path("matches/<str:match_id>/bots/", v.BotsView.as_view(), name="match-bots"),
     path("matches/<str:match_id>/start/", v.StartView.as_view(), name="match-start"),
     path("matches/<str:match_id>/actions/", v.ActionView.as_view(), name="match-actions"),
-    path("matches/<str:match_id>/events/", v.EventsView.as_view(), name="match-events"),
+    path("matches/<str:match_id>/events/", match_events, name="match-events"),
     path("matches/<str:match_id>/replay/", v.ReplayView.as_view(), name="match-replay"),
     path("matches/<str:match_id>/stats/", v.StatsView.as_view(), name="match-stats"),
     path("me/turns/", v.MyTurnsView.as_view(), name="my-turns"),

@@ -214,6 +214,7 @@ class JoinByCodeView(MatchBase):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
+        operation_id="matches_join_by_code",
         summary="Join a match by its invite code",
         request=s.JoinByCodeIn,
         responses={200: s.MatchOut, **ERRORS},
