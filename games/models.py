@@ -182,7 +182,9 @@ class IdempotencyRecord(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
     request_hash = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()
-    body = models.JSONField()
+    #: The response body as sent, kept as text so a replayed response is byte-identical
+    #: (a jsonb column would reorder its keys).
+    body = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -293,7 +294,7 @@ def action_submit(
                 raise IdempotencyKeyReused(
                     "This Idempotency-Key was already used with a different request."
                 )
-            return stored.status_code, stored.body
+            return stored.status_code, orjson.loads(stored.body)
     seats = _seats(match)
     mine = _user_seats(seats, user)
     if not mine:
@@ -336,7 +337,7 @@ def action_submit(
                     match=match,
                     request_hash=digest,
                     status_code=status,
-                    body=body,
+                    body=orjson.dumps(body).decode(),
                 )
         except IntegrityError:
             # The same key was used at the same moment for another match: that one won.
