@@ -1,0 +1,1 @@
+"""Fibber: rules (standard and the ``easy`` variant) and cards of one game."""
