@@ -1,0 +1,1 @@
+"""Skull: rules and cards of one game (RULES.md, section "Skull")."""
