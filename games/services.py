@@ -67,6 +67,16 @@ def _user_seats(seats: Iterable[Seat], user: Any) -> list[Seat]:
     return [s for s in seats if s.user_id == user.pk]
 
 
+def _require_seat(match: Match, seats: list[Seat], user: Any, message: str) -> list[Seat]:
+    """The caller's seats; a private match does not exist for anyone without one."""
+    mine = _user_seats(seats, user)
+    if not mine:
+        if match.visibility == Match.Visibility.PRIVATE:
+            raise NotFound("No such match.")
+        raise Forbidden(message)
+    return mine
+
+
 def _bump(match: Match) -> None:
     match.version += 1
 
@@ -183,9 +193,7 @@ def match_join_by_code(*, invite_code: str, user: Any) -> Match:
 def match_leave(*, match_id: Any, user: Any) -> Match:
     match = _locked(match_id)
     seats = _seats(match)
-    mine = _user_seats(seats, user)
-    if not mine:
-        raise Forbidden("You have no seat in this match.")
+    mine = _require_seat(match, seats, user, "You have no seat in this match.")
     if match.status != Match.Status.LOBBY:
         raise Conflict("You can only leave before the match starts.", status=match.status)
     for seat in mine:
@@ -202,8 +210,7 @@ def match_leave(*, match_id: Any, user: Any) -> Match:
 def match_add_bots(*, match_id: Any, user: Any, level: str, count: int = 1) -> Match:
     match = _locked(match_id)
     seats = _seats(match)
-    if not _user_seats(seats, user):
-        raise Forbidden("Only a seated player can add bots.")
+    _require_seat(match, seats, user, "Only a seated player can add bots.")
     if match.status != Match.Status.LOBBY:
         raise Conflict("Bots can only be added before the match starts.", status=match.status)
     if level not in bot_levels(match.game):
@@ -226,7 +233,8 @@ def match_start(*, match_id: Any, user: Any) -> Match:
     """Start with the seats filled so far (empty seats are removed), if the game allows it."""
     match = _locked(match_id)
     seats = _seats(match)
-    if match.created_by_id != getattr(user, "pk", None) or not _user_seats(seats, user):
+    _require_seat(match, seats, user, "Only the player who created the match can start it.")
+    if match.created_by_id != getattr(user, "pk", None):
         raise Forbidden("Only the player who created the match can start it.")
     if match.status != Match.Status.LOBBY:
         raise Conflict("This match has already started.", status=match.status)
@@ -296,9 +304,7 @@ def action_submit(
                 )
             return stored.status_code, orjson.loads(stored.body)
     seats = _seats(match)
-    mine = _user_seats(seats, user)
-    if not mine:
-        raise Forbidden("You have no seat in this match.")
+    mine = _require_seat(match, seats, user, "You have no seat in this match.")
     if seat is not None:
         mine = [s for s in mine if s.position == seat]
         if not mine:
@@ -495,24 +501,10 @@ def match_finish(*, match: Match, reason: str, aborted: bool = False, state: Any
             Seat.objects.filter(match=match, position=position).update(place=place)
 
 
-@transaction.atomic
-def match_abort(*, match_id: Any, user: Any) -> Match:
-    match = _locked(match_id)
-    if match.created_by_id != getattr(user, "pk", None):
-        raise Forbidden("Only the player who created the match can abort it.")
-    if match.status != Match.Status.LOBBY:
-        raise Conflict("Only a match in the lobby can be aborted.", status=match.status)
-    _bump(match)
-    match_finish(match=match, reason="aborted", aborted=True)
-    match.save()
-    return match
-
-
 __all__ = [
     "BadRequest",
     "action_submit",
     "bot_act",
-    "match_abort",
     "match_add_bots",
     "match_create",
     "match_finish",
