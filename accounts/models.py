@@ -1,0 +1,55 @@
+"""The custom user model.
+
+Registered and guest players are the same kind of row: a guest is a user with ``is_guest=True``
+and an unusable password. Upgrading a guest changes that row in place, so every match, seat
+and event that points at the user keeps pointing at it.
+
+Usernames are unique regardless of case (enforced in the database as well as in the services),
+and login looks them up case-insensitively. Write through :mod:`accounts.services` only.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import UserManager as DjangoUserManager
+from django.db import models
+from django.db.models.functions import Lower
+
+
+class UserManager(DjangoUserManager["User"]):
+    def get_by_natural_key(self, username: str | None) -> User:
+        """Case-insensitive lookup, used by Django's ``authenticate()`` (login)."""
+        matches = list(self.filter(username__iexact=username)[:2])
+        if len(matches) == 1:
+            return matches[0]
+        # Zero, or (only possible for odd Unicode case folding) more than one: exact match.
+        return self.get(username=username)
+
+
+class User(AbstractUser):
+    is_guest = models.BooleanField(
+        default=False,
+        help_text="Created with one call and no password; may be upgraded to a full account.",
+    )
+    display_name = models.CharField(max_length=40, blank=True)
+
+    objects: ClassVar[UserManager] = UserManager()  # type: ignore[assignment,misc]
+
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("username"),
+                name="accounts_user_username_ci_unique",
+                violation_error_message="A user with that username already exists.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.username
+
+    @property
+    def public_name(self) -> str:
+        """What other players see: the display name, else the username."""
+        return self.display_name or self.username

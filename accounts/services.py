@@ -1,0 +1,175 @@
+"""Account writers (STYLE.md: services are the only writers).
+
+Every function is keyword-only, typed and atomic. Bad input raises :class:`api.errors.ApiError`
+(the project's one error type) with a 4xx status, never anything that would become a 500:
+
+- ``400 invalid``             a field is malformed; ``fields`` maps field -> list of messages
+- ``400 invalid_credentials`` login failed (same message whether or not the user exists)
+- ``409 username_taken``      the username is in use (compared case-insensitively)
+- ``409 not_a_guest``         only guest accounts can be upgraded
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import string
+import unicodedata
+
+from django.contrib.auth import authenticate
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from accounts.models import User
+from api.errors import ApiError
+
+USERNAME_MIN, USERNAME_MAX = 3, 30
+USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+USERNAME_RULES = (
+    f"Usernames are {USERNAME_MIN}-{USERNAME_MAX} characters: letters, digits, '_', '.' or '-', "
+    "starting with a letter or digit."
+)
+GUEST_PREFIX = "guest-"
+GUEST_SUFFIX_ALPHABET = string.ascii_lowercase + string.digits
+DISPLAY_NAME_MAX = 40
+PASSWORD_MAX = 256  # validators set no upper bound; hashing megabytes would be a cheap DoS
+LOGIN_FAILED = "Wrong username or password."
+
+
+def _invalid(field: str, *messages: str) -> ApiError:
+    return ApiError(400, "invalid", " ".join(messages), fields={field: list(messages)})
+
+
+def _username_taken() -> ApiError:
+    return ApiError(409, "username_taken", "That username is already taken.")
+
+
+def _clean_username(username: str, *, exclude_pk: int | None = None) -> str:
+    username = (username or "").strip()
+    if not (USERNAME_MIN <= len(username) <= USERNAME_MAX) or not USERNAME_RE.match(username):
+        raise _invalid("username", USERNAME_RULES)
+    if username.lower().startswith(GUEST_PREFIX):
+        raise _invalid("username", f"Usernames starting with '{GUEST_PREFIX}' are reserved.")
+    taken = User.objects.filter(username__iexact=username)
+    if exclude_pk is not None:
+        taken = taken.exclude(pk=exclude_pk)
+    if taken.exists():
+        raise _username_taken()
+    return username
+
+
+def _clean_display_name(display_name: str | None) -> str:
+    name = " ".join((display_name or "").split())  # trim and collapse whitespace
+    if len(name) > DISPLAY_NAME_MAX:
+        raise _invalid("display_name", f"At most {DISPLAY_NAME_MAX} characters.")
+    if any(unicodedata.category(ch) in {"Cc", "Cf", "Co", "Cs"} for ch in name):
+        raise _invalid("display_name", "Control and formatting characters are not allowed.")
+    return name
+
+
+def _check_password(password: str, *, candidate: User) -> None:
+    if not isinstance(password, str) or not password:
+        raise _invalid("password", "A password is required.")
+    if len(password) > PASSWORD_MAX:
+        raise _invalid("password", f"At most {PASSWORD_MAX} characters.")
+    try:
+        validate_password(password, user=candidate)
+    except DjangoValidationError as exc:
+        raise _invalid("password", *exc.messages) from exc
+
+
+def _save_new(user: User) -> None:
+    """Insert ``user``; a concurrent insert of the same username becomes a 409, not a 500."""
+    try:
+        with transaction.atomic():  # savepoint: keeps the outer transaction usable
+            user.save()
+    except IntegrityError as exc:
+        raise _username_taken() from exc
+
+
+@transaction.atomic
+def token_issue(*, user: User) -> str:
+    """The user's API token (DRF authtoken: one per user, shared by all their devices)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+@transaction.atomic
+def token_revoke(*, user: User) -> None:
+    """Delete the user's token: every client using it is signed out."""
+    Token.objects.filter(user=user).delete()
+
+
+@transaction.atomic
+def guest_create(*, display_name: str | None = None) -> tuple[User, str]:
+    """A guest account and its token, in one call (a mobile app's first launch)."""
+    name = _clean_display_name(display_name) or f"Guest {secrets.randbelow(9000) + 1000}"
+    for _attempt in range(5):
+        suffix = "".join(secrets.choice(GUEST_SUFFIX_ALPHABET) for _ in range(10))
+        user = User(username=f"{GUEST_PREFIX}{suffix}", display_name=name, is_guest=True)
+        user.set_unusable_password()
+        try:
+            _save_new(user)
+        except ApiError:  # a 36**10 collision: just draw again
+            continue
+        return user, token_issue(user=user)
+    raise ApiError(503, "unavailable", "Could not create a guest account; try again.")
+
+
+@transaction.atomic
+def user_register(*, username: str, password: str, display_name: str = "") -> User:
+    """A full account with a username and password."""
+    username = _clean_username(username)
+    user = User(username=username, display_name=_clean_display_name(display_name))
+    _check_password(password, candidate=user)
+    user.set_password(password)
+    _save_new(user)
+    return user
+
+
+@transaction.atomic
+def user_login(
+    *, username: str, password: str, request: HttpRequest | None = None
+) -> tuple[User, str]:
+    """Check the credentials and return the user with their token.
+
+    Unknown user, wrong password, guest (no usable password) and inactive user all get the same
+    answer, and Django's backend spends the same hashing time on each.
+    """
+    if len(password or "") > PASSWORD_MAX or len(username or "") > 150:
+        raise ApiError(400, "invalid_credentials", LOGIN_FAILED)
+    user = authenticate(request, username=(username or "").strip(), password=password)
+    if not isinstance(user, User):
+        raise ApiError(400, "invalid_credentials", LOGIN_FAILED)
+    user.last_login = timezone.now()
+    user.save(update_fields=["last_login"])
+    return user, token_issue(user=user)
+
+
+@transaction.atomic
+def guest_upgrade(
+    *, user: User, username: str, password: str, display_name: str | None = None
+) -> User:
+    """Turn a guest into a full account **in place**: same row, same id, same history.
+
+    The guest's token stays valid. ``display_name=None`` keeps the current display name.
+    """
+    user = User.objects.select_for_update().get(pk=user.pk)  # two upgrades at once: one wins
+    if not user.is_guest:
+        raise ApiError(409, "not_a_guest", "Only guest accounts can be upgraded.")
+    user.username = _clean_username(username, exclude_pk=user.pk)
+    if display_name is not None:
+        user.display_name = _clean_display_name(display_name)
+    _check_password(password, candidate=user)
+    user.set_password(password)
+    user.is_guest = False
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["username", "display_name", "password", "is_guest"])
+    except IntegrityError as exc:
+        raise _username_taken() from exc
+    return user

@@ -1,0 +1,239 @@
+"""Accounts over REST: guest, register, login, upgrade, logout and ``me``.
+
+Thin views (STYLE.md): each validates its input with its own serializer, calls one service in
+:mod:`accounts.services` and renders :class:`UserOutSerializer`. Errors use the one shape
+``{"error": {"code", "message", ...}}`` from :mod:`api.errors`.
+
+Tokens: ``Authorization: Bearer <token>`` (or DRF's ``Token <token>``). A user has one token,
+shared by their devices; logout revokes it everywhere. Upgrading a guest keeps the same user
+and the same token.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import logout as django_logout
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from accounts import services
+from accounts.services import DISPLAY_NAME_MAX, PASSWORD_MAX, USERNAME_MAX
+from api.rest.parsers import LimitedJSONParser
+from api.rest.serializers import ErrorOut
+from api.rest.serializers_accounts import UserOutSerializer
+
+TAG = "auth"
+PARSERS = [LimitedJSONParser]  # JSON only, size-limited (413)
+
+# --- Shared serializers ----------------------------------------------------------------------
+
+
+class TokenOutSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`.")
+    user = UserOutSerializer()
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=ErrorOut, description=description)
+
+
+ERR_400 = _error("Malformed or invalid input (`malformed_request`, `invalid`).")
+ERR_401 = _error("No valid token (`not_authenticated`, `authentication_failed`).")
+ERR_409 = _error("Conflict (`username_taken`, `not_a_guest`).")
+ERR_413 = _error("Request body too large (`payload_too_large`).")
+ERR_429 = _error("Too many requests (`throttled`); see the `Retry-After` header.")
+
+
+def _password_field() -> serializers.CharField:
+    return serializers.CharField(
+        max_length=PASSWORD_MAX,
+        trim_whitespace=False,
+        write_only=True,
+        style={"input_type": "password"},
+    )
+
+
+def _token_response(user: Any, token: str, *, status_code: int) -> Response:
+    body = TokenOutSerializer({"token": token, "user": user}).data
+    return Response(body, status=status_code)
+
+
+class _PublicView(APIView):
+    """No authentication (a stale token must not block signing in), throttled per IP."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    parser_classes = PARSERS
+
+
+# --- Guest -----------------------------------------------------------------------------------
+
+
+class GuestCreateView(_PublicView):
+    throttle_scope = "guest"
+
+    class GuestIn(serializers.Serializer):
+        display_name = serializers.CharField(
+            max_length=DISPLAY_NAME_MAX, required=False, allow_blank=True
+        )
+
+    @extend_schema(
+        tags=[TAG],
+        operation_id="auth_guest_create",
+        summary="Create a guest account",
+        description="One call, no password. Returns the token and the new guest user. "
+        "The guest can later be upgraded (`POST /api/auth/upgrade/`) keeping all history.",
+        request=GuestIn,
+        responses={201: TokenOutSerializer, 400: ERR_400, 413: ERR_413, 429: ERR_429},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        data = self.GuestIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        user, token = services.guest_create(display_name=data.validated_data.get("display_name"))
+        return _token_response(user, token, status_code=status.HTTP_201_CREATED)
+
+
+# --- Register --------------------------------------------------------------------------------
+
+
+class RegisterView(_PublicView):
+    throttle_scope = "register"
+
+    class RegisterIn(serializers.Serializer):
+        username = serializers.CharField(max_length=USERNAME_MAX)
+        password = _password_field()
+        display_name = serializers.CharField(
+            max_length=DISPLAY_NAME_MAX, required=False, allow_blank=True, default=""
+        )
+
+    @extend_schema(
+        tags=[TAG],
+        operation_id="auth_register",
+        summary="Register a full account",
+        description="Usernames are unique regardless of case; passwords must pass the "
+        "server's password validators (the messages come back under `error.fields.password`).",
+        request=RegisterIn,
+        responses={201: TokenOutSerializer, 400: ERR_400, 409: ERR_409, 413: ERR_413, 429: ERR_429},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        data = self.RegisterIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = services.user_register(**data.validated_data)
+        token = services.token_issue(user=user)
+        return _token_response(user, token, status_code=status.HTTP_201_CREATED)
+
+
+# --- Login -----------------------------------------------------------------------------------
+
+
+class LoginView(_PublicView):
+    throttle_scope = "login"
+
+    class LoginIn(serializers.Serializer):
+        username = serializers.CharField(max_length=150)
+        password = _password_field()
+
+    @extend_schema(
+        tags=[TAG],
+        operation_id="auth_login",
+        summary="Log in with username and password",
+        description="Returns the user's token (the same token on every device). Wrong "
+        "credentials get `400 invalid_credentials`, whether or not the user exists.",
+        request=LoginIn,
+        responses={200: TokenOutSerializer, 400: ERR_400, 413: ERR_413, 429: ERR_429},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        data = self.LoginIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        user, token = services.user_login(**data.validated_data, request=request._request)
+        return _token_response(user, token, status_code=status.HTTP_200_OK)
+
+
+# --- Upgrade ---------------------------------------------------------------------------------
+
+
+class UpgradeView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "register"
+    parser_classes = PARSERS
+
+    class UpgradeIn(serializers.Serializer):
+        username = serializers.CharField(max_length=USERNAME_MAX)
+        password = _password_field()
+        display_name = serializers.CharField(
+            max_length=DISPLAY_NAME_MAX,
+            required=False,
+            allow_blank=True,
+            help_text="Omit to keep the guest's current display name.",
+        )
+
+    @extend_schema(
+        tags=[TAG],
+        operation_id="auth_upgrade",
+        summary="Upgrade the calling guest to a full account",
+        description="Same user id, so every match and event stays theirs. The guest's token "
+        "keeps working and is repeated in the response. Not a guest → `409 not_a_guest`.",
+        request=UpgradeIn,
+        responses={
+            200: TokenOutSerializer,
+            400: ERR_400,
+            401: ERR_401,
+            409: ERR_409,
+            413: ERR_413,
+            429: ERR_429,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = self.UpgradeIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = services.guest_upgrade(user=request.user, **data.validated_data)
+        token = services.token_issue(user=user)
+        return _token_response(user, token, status_code=status.HTTP_200_OK)
+
+
+# --- Logout ----------------------------------------------------------------------------------
+
+
+class LogoutView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=[TAG],
+        operation_id="auth_logout",
+        summary="Log out: revoke the token",
+        description="Deletes the user's token, signing out every device that uses it. A guest "
+        "that logs out without upgrading cannot get back into the account.",
+        request=None,
+        responses={204: None, 401: ERR_401},
+    )
+    def post(self, request: Request) -> Response:
+        services.token_revoke(user=request.user)
+        django_logout(request._request)  # also end a browsable-API session, if any
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- Me --------------------------------------------------------------------------------------
+
+
+class MeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=[TAG],
+        operation_id="me_retrieve",
+        summary="The calling user",
+        responses={200: UserOutSerializer, 401: ERR_401},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(UserOutSerializer(request.user).data)

@@ -1,0 +1,14 @@
+"""Routes for accounts, included under ``/api/``."""
+
+from django.urls import path
+
+from api.rest import auth
+
+urlpatterns = [
+    path("auth/guest/", auth.GuestCreateView.as_view(), name="auth-guest"),
+    path("auth/register/", auth.RegisterView.as_view(), name="auth-register"),
+    path("auth/login/", auth.LoginView.as_view(), name="auth-login"),
+    path("auth/upgrade/", auth.UpgradeView.as_view(), name="auth-upgrade"),
+    path("auth/logout/", auth.LogoutView.as_view(), name="auth-logout"),
+    path("me/", auth.MeView.as_view(), name="me"),
+]
