@@ -40,7 +40,7 @@ class EasyRules(_Base):
         last = state.last_play
         if state.phase == LAST_CALL:
             assert last is not None
-            what = f"seat {last['seat']}'s last card, announced as {last['rank'].capitalize()}"
+            what = f"seat {last['seat']}'s last card ({last['rank'].capitalize()})"
             return [
                 entry("call", f"Call FIBBER! on {what}"),
                 entry("pass", f"Let {what} stand: the round ends"),
