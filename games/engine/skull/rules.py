@@ -716,9 +716,9 @@ class Skull(Rules[SkullState]):
                 problems.append(f"seat {seat}: cards not accounted for: {owned}")
             if len(hand) > 1 and hand != sorted(hand):
                 problems.append(f"seat {seat}: hand not in canonical order")
-            alive = bool(hand or stack)
-            if alive == (seat in eliminated):
-                problems.append(f"seat {seat}: in the game {alive}, eliminated list disagrees")
+            in_game = bool(hand or stack)
+            if in_game == (seat in eliminated):
+                problems.append(f"seat {seat}: in the game {in_game}, eliminated list disagrees")
             known = state.skull_known[seat]
             if known is not None and known != (C.SKULL in hand or C.SKULL in stack):
                 problems.append(f"seat {seat}: public skull knowledge {known} is wrong")
