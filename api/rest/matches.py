@@ -80,7 +80,7 @@ class MatchListView(MatchBase):
             OpenApiParameter("mine", bool, description="the caller's matches, any status"),
             OpenApiParameter("status", str, description="with mine=1: lobby, active, finished"),
         ],
-        responses={200: s.MatchSummaryOut(many=True), **ERRORS},
+        responses={200: s.MatchSummaryPageOut, **ERRORS},
     )
     def get(self, request: Request) -> Response:
         game = request.query_params.get("game") or None

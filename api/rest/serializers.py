@@ -120,3 +120,10 @@ class TurnOut(serializers.Serializer):
 
 class ErrorOut(serializers.Serializer):
     error = serializers.DictField()
+
+
+class MatchSummaryPageOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = MatchSummaryOut(many=True)
