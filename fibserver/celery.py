@@ -9,3 +9,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
 app = Celery("fibserver")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@app.on_after_finalize.connect
+def _schedule_sweep(sender: Celery, **_: object) -> None:
+    """Beat runs the deadline sweep every second or so (``FIBSERVER["SWEEP_SECONDS"]``)."""
+    from django.conf import settings
+
+    sender.add_periodic_task(
+        settings.FIBSERVER["SWEEP_SECONDS"], sender.signature("games.tasks.sweep"), name="sweep"
+    )

@@ -180,6 +180,7 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("FIBSERVER_QUEUE", "celery")
 
 # --- Logging ---------------------------------------------------------------------------------
 
@@ -204,12 +205,28 @@ LOGGING = {
 # --- fibserver ---------------------------------------------------------------------------------
 
 FIBSERVER = {
+    # Run bot turns and deadline work in-process instead of on Celery workers: the embedded
+    # default (no Redis) and most tests. With Redis, real workers do it.
+    "RUN_TASKS_INLINE": env_bool("FIBSERVER_RUN_TASKS_INLINE", not REDIS_URL),
     # Pause before a bot seat acts when tasks run on a real worker (seconds).
     "BOT_DELAY_SECONDS": float(os.environ.get("FIBSERVER_BOT_DELAY", "0.5")),
     # After this many consecutive time-outs a human seat is marked away (the bot plays on).
     "AWAY_AFTER_TIMEOUTS": 3,
     # The bot level that takes a decision for a human whose deadline passed.
-    "TAKEOVER_BOT_LEVEL": "random",
+    "TAKEOVER_BOT_LEVEL": os.environ.get("FIBSERVER_TAKEOVER_BOT_LEVEL", "strong"),
+    # The sweep (Celery beat, or the embedded runner) runs this often (seconds).
+    "SWEEP_SECONDS": float(os.environ.get("FIBSERVER_SWEEP_SECONDS", "1.0")),
+    # A bot turn still waiting after this long is queued again by the sweep (a lost task).
+    "BOT_STALL_SECONDS": float(os.environ.get("FIBSERVER_BOT_STALL_SECONDS", "10")),
+    # Deadlines nearer than this get a precise timer task; later ones are left to the sweep
+    # (a Redis broker re-delivers unacknowledged tasks after its visibility timeout, 1 h).
+    "DEADLINE_TIMER_HORIZON_SECONDS": 15 * 60,
+    # Lowest seconds per decision a live match may ask for.
+    "LIVE_MIN_SECONDS": int(os.environ.get("FIBSERVER_LIVE_MIN_SECONDS", "10")),
+    # Fault injection for the worker-crash test: pause a takeover this long holding the lock
+    # (and touch FAULT_MARKER first). Never set outside tests.
+    "FAULT_TAKEOVER_PAUSE": float(os.environ.get("FIBSERVER_FAULT_TAKEOVER_PAUSE", "0")),
+    "FAULT_MARKER": os.environ.get("FIBSERVER_FAULT_MARKER", ""),
     # How many recent events a match view carries.
     "RECENT_EVENTS": 20,
     # The longest long-poll wait on the events endpoint (seconds).

@@ -1,3 +1,6 @@
+import os
+import sys
+
 from django.apps import AppConfig
 
 
@@ -5,3 +8,16 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        """In the embedded default (``scripts/serve``: no Redis, tasks in-process) start the
+        runner that enforces deadlines, in the process that serves requests only (runserver's
+        autoreloader starts a watcher process and a serving child with RUN_MAIN=true)."""
+        from django.conf import settings
+
+        wanted = os.environ.get("FIBSERVER_EMBEDDED_RUNNER") == "1"
+        serving = os.environ.get("RUN_MAIN") == "true" or "--noreload" in sys.argv
+        if wanted and serving and settings.FIBSERVER["RUN_TASKS_INLINE"]:
+            from . import runner
+
+            runner.start()

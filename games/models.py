@@ -60,7 +60,10 @@ class Match(models.Model):
     #: The earliest pending decision deadline (for the sweep), null when none.
     deadline = models.DateTimeField(null=True, blank=True)
     placements = models.JSONField(null=True, blank=True)
+    #: Bluff statistics of each seat's own decisions (revealed at the end).
     stats = models.JSONField(null=True, blank=True)
+    #: Statistics of the decisions bots took for human seats after a deadline, kept apart.
+    takeover_stats = models.JSONField(null=True, blank=True)
     end_reason = models.CharField(max_length=32, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -109,6 +112,8 @@ class Seat(models.Model):
     #: Consecutive decisions a bot had to take for this (human) seat after a deadline.
     timeouts = models.PositiveSmallIntegerField(default=0)
     away = models.BooleanField(default=False)
+    #: The seat's latest decision was taken by a bot (statistics attribution).
+    last_by_bot = models.BooleanField(default=False)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
@@ -162,6 +167,8 @@ class Event(models.Model):
     chance = models.JSONField(null=True, blank=True)
     #: A bot took this decision for a human seat (deadline passed or seat away).
     by_bot = models.BooleanField(default=False)
+    #: The deadline that had passed, when a bot took the decision after a time-out.
+    deadline = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -250,9 +250,18 @@ def match_stats(match: Match) -> dict[str, Any]:
     if match.status != Match.Status.FINISHED or match.stats is None:
         raise NotFound("Statistics are revealed once the match has finished.")
     seats = list(match.seats.select_related("user").order_by("position"))
+    takeover = match.takeover_stats or [{} for _ in seats]
     return {
         "match": str(match.pk),
         "game": match.game,
         "placements": match.placements,
-        "seats": [{**_seat_json(seat), "stats": match.stats[seat.position]} for seat in seats],
+        "seats": [
+            {
+                **_seat_json(seat),
+                "stats": match.stats[seat.position],
+                # what bots did for this seat after its deadlines passed, counted apart
+                "bot_stats": takeover[seat.position],
+            }
+            for seat in seats
+        ],
     }

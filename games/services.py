@@ -16,7 +16,9 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from .engine import registry
@@ -34,9 +36,18 @@ from .errors import (
     StaleVersion,
 )
 from .models import Event, IdempotencyRecord, Match, Seat
-from .timecontrol import TIME_CONTROLS, decision_seconds
+from .timecontrol import TIME_CONTROLS, seconds_per_decision
 
 MAX_BOT_DECISIONS_INLINE = 100_000
+
+
+def db_now() -> datetime:
+    """The database's clock: every deadline is set and judged by it, whichever server runs."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT clock_timestamp()")
+            return cursor.fetchone()[0]
+    return timezone.now()
 
 
 # --- access helpers (fetch with a permission check, and a row lock when writing) --------------
@@ -93,7 +104,7 @@ def match_create(
     options: dict[str, Any] | None = None,
     visibility: str = Match.Visibility.PUBLIC,
     time_control: str = Match.TimeControl.LIVE,
-    decision_seconds_: int | None = None,
+    decision_seconds: int | None = None,
     bots: list[str] | None = None,
     join: bool = True,
 ) -> Match:
@@ -108,7 +119,8 @@ def match_create(
     except InvalidOptions as error:
         raise Invalid(error.reason, field="options") from None
     try:
-        seconds = decision_seconds(time_control, decision_seconds_)
+        lowest = settings.FIBSERVER["LIVE_MIN_SECONDS"] if time_control == "live" else None
+        seconds = seconds_per_decision(time_control, decision_seconds, lowest)
     except ValueError as error:
         raise Invalid(str(error), field="time_control") from None
     bots = list(bots or [])
@@ -332,7 +344,7 @@ def action_submit(
     if own.away or own.timeouts:
         own.away, own.timeouts = False, 0  # the player is back
         own.save(update_fields=["away", "timeouts"])
-    _commit_step(match, rules, step, actor=own.position, action=action, by_bot=False)
+    _commit_step(match, rules, step, actor=own.position, action=action, by_bot=False, before=state)
     status, body = 200, (render(match, own.position) if render else {"version": match.version})
     if idempotency_key:
         try:
@@ -352,17 +364,54 @@ def action_submit(
 
 
 def _commit_step(
-    match: Match, rules: Any, step: Step, *, actor: int, action: Any, by_bot: bool
+    match: Match,
+    rules: Any,
+    step: Step,
+    *,
+    actor: int,
+    action: Any,
+    by_bot: bool,
+    before: Any,
+    deadline: datetime | None = None,
 ) -> None:
+    """Store one applied step: version, state, events, deadlines; the finisher if it ended.
+
+    Statistics are attributed to whoever decided: from a decision a bot took for a human
+    (``by_bot``) until that player's next own decision, what the seat's statistics gain (the
+    decision itself and what follows from it, such as a bluff being called) goes to
+    ``takeover_stats``, so the player's own statistics hold only the player's decisions."""
+    seats = _seats(match)
+    acting = seats[actor]
+    if acting.last_by_bot != by_bot and not acting.is_bot:
+        acting.last_by_bot = by_bot
+        acting.save(update_fields=["last_by_bot"])
+    bot_decided = [s.position for s in seats if s.last_by_bot and not s.is_bot]
+    if bot_decided:
+        old, new = rules.stats(before), rules.stats(step.state)
+        takeover = match.takeover_stats or [{} for _ in range(match.seat_count)]
+        for position in bot_decided:
+            for key, value in _stat_gain(old[position], new[position]).items():
+                takeover[position][key] = takeover[position].get(key, 0) + value
+        match.takeover_stats = takeover
     _bump(match)
     match.state = rules.to_json(step.state)
-    _append_events(match, step, actor=actor, action=action, by_bot=by_bot)
-    _after_change(match, step.state, rules)
+    _append_events(match, step, actor=actor, action=action, by_bot=by_bot, deadline=deadline)
+    _after_change(match, step.state, rules, actor=actor, seats=seats)
     match.save()
 
 
+def _stat_gain(before: dict[str, Any], after: dict[str, Any]) -> dict[str, int]:
+    return {k: after[k] - before.get(k, 0) for k in after if after[k] != before.get(k, 0)}
+
+
 def _append_events(
-    match: Match, step: Step, *, actor: int | None, action: Any, by_bot: bool
+    match: Match,
+    step: Step,
+    *,
+    actor: int | None,
+    action: Any,
+    by_bot: bool,
+    deadline: datetime | None = None,
 ) -> None:
     """One INSERT for all events of a step; the first row also keeps the action and chance."""
     events = step.events or []
@@ -382,6 +431,7 @@ def _append_events(
                 action=action if index == 0 else None,
                 chance=step.chance if index == 0 else None,
                 by_bot=by_bot,
+                deadline=deadline if index == 0 else None,
             )
         )
     if not rows:  # keep the action in the log even if the engine said nothing
@@ -397,6 +447,7 @@ def _append_events(
                 action=action,
                 chance=step.chance,
                 by_bot=by_bot,
+                deadline=deadline,
             )
         )
     Event.objects.bulk_create(rows)
@@ -410,33 +461,55 @@ def _publish(match_id: Any, version: int) -> None:
     publish(match_id, version)
 
 
-def _after_change(match: Match, state: Any, rules: Any) -> None:
-    """Deadlines and must-act markers after every change; the finisher when it is over."""
+def _after_change(
+    match: Match,
+    state: Any,
+    rules: Any,
+    actor: int | None = None,
+    seats: list[Seat] | None = None,
+) -> None:
+    """Deadlines and must-act markers after every change; the finisher when it is over.
+
+    A seat that still has the same decision pending keeps its deadline; a seat that just acted
+    and must act again has a new decision, with a new deadline."""
     if rules.is_over(state):
         match_finish(match=match, reason="completed", state=state)
         return
     to_act = set(rules.to_act(state))
-    now = timezone.now()
     control = TIME_CONTROLS[match.time_control]
+    now: datetime | None = None
     earliest: datetime | None = None
     needs_bot = False
-    for seat in _seats(match):
+    for seat in seats if seats is not None else _seats(match):
         must = seat.position in to_act
         deadline = None
         if must and (seat.is_bot or seat.away):
             needs_bot = True
         elif must and control.humans_have_deadlines:
-            keep = seat.must_act and seat.deadline is not None  # a decision already pending
-            deadline = seat.deadline if keep else now + timedelta(seconds=match.decision_seconds)
-        if must and deadline and (earliest is None or deadline < earliest):
+            pending = seat.must_act and seat.deadline is not None and seat.position != actor
+            if pending:
+                deadline = seat.deadline
+            else:
+                now = now or db_now()
+                deadline = now + timedelta(seconds=match.decision_seconds)
+        if deadline and (earliest is None or deadline < earliest):
             earliest = deadline
         if seat.must_act != must or seat.deadline != deadline:
             seat.must_act, seat.deadline = must, deadline
             seat.save(update_fields=["must_act", "deadline"])
+    new_deadline = earliest != match.deadline
     match.deadline = earliest
+    match_pk, version = match.pk, match.version
     if needs_bot:
-        match_pk, version = match.pk, match.version
         transaction.on_commit(lambda: _queue_bots(match_pk, version))
+    if earliest is not None and new_deadline:
+        transaction.on_commit(lambda: _queue_deadline(match_pk, version, earliest))
+
+
+def _queue_deadline(match_id: Any, version: int, deadline: datetime) -> None:
+    from .tasks import schedule_deadline
+
+    schedule_deadline(match_id, version, deadline)
 
 
 def _queue_bots(match_id: Any, version: int) -> None:
@@ -448,9 +521,46 @@ def _queue_bots(match_id: Any, version: int) -> None:
 # --- bots --------------------------------------------------------------------------------------
 
 
+def _take_over(
+    match: Match, rules: Any, state: Any, seat: Seat, *, deadline: datetime | None
+) -> Any:
+    """A bot takes one decision for ``seat`` from that seat's view, and the step is stored."""
+    pause = settings.FIBSERVER["FAULT_TAKEOVER_PAUSE"]
+    if pause and not seat.is_bot:  # fault injection for the worker-crash test only
+        _fault_pause(pause)
+    level = seat.bot_level or settings.FIBSERVER["TAKEOVER_BOT_LEVEL"]
+    if level not in bot_levels(match.game):
+        level = "random"
+    bot = make_bot(match.game, level, random.Random(secrets.randbits(64)))
+    action = bot.choose(rules.view(state, seat.position))
+    step = rules.apply(state, seat.position, action)
+    _commit_step(
+        match,
+        rules,
+        step,
+        actor=seat.position,
+        action=action,
+        by_bot=not seat.is_bot,
+        before=state,
+        deadline=deadline,
+    )
+    return step.state
+
+
+def _fault_pause(seconds: float) -> None:
+    """Hold the row lock mid-takeover so a test can kill the worker right here."""
+    import time
+    from pathlib import Path
+
+    marker = settings.FIBSERVER["FAULT_MARKER"]
+    if marker:
+        Path(marker).write_text("pausing")
+    time.sleep(seconds)
+
+
 @transaction.atomic
-def bot_act(*, match_id: Any, expected_version: int, timed_out_only: bool = False) -> bool:
-    """One decision for one bot seat (or a human seat that is away or out of time).
+def bot_act(*, match_id: Any, expected_version: int) -> bool:
+    """One decision for a bot seat, or for a human seat marked away.
 
     Carries the version it was scheduled for: a stale call does nothing. Returns whether an
     action was applied."""
@@ -460,26 +570,72 @@ def bot_act(*, match_id: Any, expected_version: int, timed_out_only: bool = Fals
     rules = rules_for(match)
     state = rules.from_json(match.state)
     seats = {s.position: s for s in _seats(match)}
-    now = timezone.now()
     for position in rules.to_act(state):
         seat = seats[position]
-        overdue = seat.deadline is not None and seat.deadline <= now
-        if timed_out_only and not overdue:
-            continue
-        if not (seat.is_bot or seat.away or overdue):
-            continue
-        by_bot = not seat.is_bot
-        if by_bot:
-            seat.timeouts += 1 if overdue else 0
-            seat.away = seat.away or seat.timeouts >= settings.FIBSERVER["AWAY_AFTER_TIMEOUTS"]
-            seat.save(update_fields=["timeouts", "away"])
-        level = seat.bot_level or settings.FIBSERVER["TAKEOVER_BOT_LEVEL"]
-        bot = make_bot(match.game, level, random.Random(secrets.randbits(64)))
-        action = bot.choose(rules.view(state, position))
-        step = rules.apply(state, position, action)
-        _commit_step(match, rules, step, actor=position, action=action, by_bot=by_bot)
-        return True
+        if seat.is_bot or seat.away:
+            _take_over(match, rules, state, seat, deadline=None)
+            return True
     return False
+
+
+def deadline_expire(
+    *, match_id: Any, expected_version: int | None = None, skip_locked: bool = False
+) -> int:
+    """Every overdue decision of a match is taken by a bot for its seat (one decision each).
+
+    ``expected_version`` is the version the timer was set for (a stale timer does nothing);
+    the sweep passes none and ``skip_locked`` so that it never waits behind a player's move.
+    After ``AWAY_AFTER_TIMEOUTS`` consecutive time-outs a seat is marked away and the bot keeps
+    playing for it promptly until the player acts again. Returns the decisions taken."""
+    with transaction.atomic():
+        query = Match.objects.select_for_update(skip_locked=skip_locked)
+        match = query.filter(pk=match_id).first()
+        if match is None or match.status != Match.Status.ACTIVE:
+            return 0
+        if expected_version is not None and match.version != expected_version:
+            return 0
+        now = db_now()
+        rules = rules_for(match)
+        state = rules.from_json(match.state)
+        taken = 0
+        for _ in range(match.seat_count * 2):
+            seats = {s.position: s for s in _seats(match)}
+            overdue = [
+                seats[p]
+                for p in rules.to_act(state)
+                if seats[p].deadline is not None and seats[p].deadline <= now
+            ]
+            if not overdue or match.status != Match.Status.ACTIVE:
+                break
+            seat = min(overdue, key=lambda s: (s.deadline, s.position))
+            seat.timeouts += 1
+            seat.away = seat.timeouts >= settings.FIBSERVER["AWAY_AFTER_TIMEOUTS"]
+            seat.save(update_fields=["timeouts", "away"])
+            state = _take_over(match, rules, state, seat, deadline=seat.deadline)
+            taken += 1
+        return taken
+
+
+def deadlines_sweep(*, limit: int = 200) -> int:
+    """Catch every overdue deadline (a lost timer, a crashed worker) and every bot turn left
+    waiting too long. Database time is the clock. Returns the decisions taken."""
+    due = list(
+        Match.objects.filter(status=Match.Status.ACTIVE, deadline__lte=Now())
+        .order_by("deadline")
+        .values_list("pk", flat=True)[:limit]
+    )
+    taken = sum(deadline_expire(match_id=pk, skip_locked=True) for pk in due)
+    stall = timedelta(seconds=settings.FIBSERVER["BOT_STALL_SECONDS"])
+    stalled = (
+        Seat.objects.filter(must_act=True, match__status=Match.Status.ACTIVE)
+        .filter(Q(away=True) | ~Q(bot_level=""))
+        .filter(match__updated_at__lte=db_now() - stall)
+        .values_list("match_id", "match__version")
+        .distinct()[:limit]
+    )
+    for match_id, version in stalled:
+        _queue_bots(match_id, version)
+    return taken
 
 
 # --- the one finisher --------------------------------------------------------------------------
@@ -496,7 +652,11 @@ def match_finish(*, match: Match, reason: str, aborted: bool = False, state: Any
     if state is not None and not aborted:
         rules = rules_for(match)
         match.placements = rules.placements(state)
-        match.stats = rules.stats(state)
+        takeover = match.takeover_stats or [{} for _ in range(match.seat_count)]
+        match.stats = [
+            {key: value - takeover[seat].get(key, 0) for key, value in stats.items()}
+            for seat, stats in enumerate(rules.stats(state))
+        ]
         for position, place in enumerate(match.placements):
             Seat.objects.filter(match=match, position=position).update(place=place)
 
@@ -505,6 +665,8 @@ __all__ = [
     "BadRequest",
     "action_submit",
     "bot_act",
+    "deadline_expire",
+    "deadlines_sweep",
     "match_add_bots",
     "match_create",
     "match_finish",

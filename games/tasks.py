@@ -1,12 +1,22 @@
-"""Celery tasks: thin, idempotent, version-checked; they fetch by id and call a service."""
+"""Celery tasks: thin, idempotent, version-checked; they fetch by id and call a service.
+
+Two ways work gets done, with the same code:
+- with Redis, Celery workers run these tasks (``acks_late``, lost workers' tasks re-queued),
+  and Celery beat runs :func:`sweep` every second;
+- in the embedded default (no Redis) bot turns run in-process right after the commit that
+  made them due, and a thread in the server process runs :func:`sweep` (``games.runner``).
+Either way deadlines live in the database, so nothing a crashed process held is lost.
+"""
 
 from __future__ import annotations
 
 import threading
+from datetime import datetime
 from typing import Any
 
 from celery import shared_task
 from django.conf import settings
+from django.utils import timezone
 
 from . import services
 from .models import Match
@@ -20,13 +30,25 @@ def run_bot_turn(match_id: str, version: int) -> bool:
     return services.bot_act(match_id=match_id, expected_version=version)
 
 
+@shared_task(acks_late=True, ignore_result=True)
+def enforce_deadline(match_id: str, version: int) -> int:
+    """The precise timer of a deadline: takes the overdue decisions if nothing moved since."""
+    return services.deadline_expire(match_id=match_id, expected_version=version)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def sweep() -> int:
+    """Beat, every second: whatever a lost timer or a crashed worker left behind."""
+    return services.deadlines_sweep()
+
+
 def schedule_bots(match_id: Any, version: int) -> None:
     """Queue the next bot decision of a match (called on commit by the services).
 
     With a real broker it is a task, after a short pause so humans can follow the table. In
-    the embedded, eager mode the decisions are taken right here, one transaction each, in a
-    loop rather than by recursion."""
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
+    the embedded mode the decisions are taken right here, one transaction each, in a loop
+    rather than by recursion."""
+    if not settings.FIBSERVER["RUN_TASKS_INLINE"]:
         run_bot_turn.apply_async(
             (str(match_id), version), countdown=settings.FIBSERVER["BOT_DELAY_SECONDS"]
         )
@@ -41,3 +63,14 @@ def schedule_bots(match_id: Any, version: int) -> None:
                 break
     finally:
         _local.draining = False
+
+
+def schedule_deadline(match_id: Any, version: int, deadline: datetime) -> None:
+    """A precise timer for a new deadline, when it is near enough for a broker to hold it
+    (long ``async`` deadlines are left to the sweep). The embedded runner sweeps instead."""
+    if settings.FIBSERVER["RUN_TASKS_INLINE"]:
+        return
+    horizon = settings.FIBSERVER["DEADLINE_TIMER_HORIZON_SECONDS"]
+    if (deadline - timezone.now()).total_seconds() > horizon:
+        return
+    enforce_deadline.apply_async((str(match_id), version), eta=deadline)

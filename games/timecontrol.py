@@ -22,16 +22,21 @@ TIME_CONTROLS = {
 }
 
 
-def decision_seconds(time_control: str, requested: int | None) -> int:
-    """Seconds per decision for ``time_control``; ``ValueError`` with a reason if out of bounds."""
+def seconds_per_decision(
+    time_control: str, requested: int | None, min_seconds: int | None = None
+) -> int:
+    """Seconds per decision for ``time_control``; ``ValueError`` with a reason if out of bounds.
+
+    ``min_seconds`` overrides the lower bound (settings ``LIVE_MIN_SECONDS``, for tests)."""
     if time_control not in TIME_CONTROLS:
         raise ValueError(f"time_control must be one of: {', '.join(TIME_CONTROLS)}.")
     control = TIME_CONTROLS[time_control]
     if requested is None or not control.humans_have_deadlines:
         return control.default_seconds
-    if not control.min_seconds <= requested <= control.max_seconds:
+    lowest = control.min_seconds if min_seconds is None else min_seconds
+    if type(requested) is not int or not lowest <= requested <= control.max_seconds:
         raise ValueError(
-            f"decision_seconds for {time_control} must be between {control.min_seconds}"
+            f"decision_seconds for {time_control} must be between {lowest}"
             f" and {control.max_seconds}."
         )
     return requested

@@ -110,7 +110,7 @@ class MatchListView(MatchBase):
             options=data["options"],
             visibility=data["visibility"],
             time_control=data["time_control"],
-            decision_seconds_=data["decision_seconds"],
+            decision_seconds=data["decision_seconds"],
             bots=data["bots"],
             join=data["join"],
         )

@@ -99,8 +99,7 @@ def test_two_hundred_parallel_sends_with_one_idempotency_key_apply_once_and_answ
     human = Player()
     match = human.create(game="fabfib", seats=3, bots=["random", "random"], time_control="solo")
     view = human.view(match["id"])
-    while not view["legal_actions"]:  # pragma: no cover - bots finish their turns inline
-        view = human.view(match["id"])
+    assert view["legal_actions"], "bots finish their turns inline before the human's"
     body = first_legal(view)
     before = len(applied_actions(match["id"]))
     barrier = threading.Barrier(16)
