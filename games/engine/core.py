@@ -223,6 +223,26 @@ def competition_ranking(keys: Sequence[Any]) -> list[int]:
     return places
 
 
+def next_clockwise(seats: int, seat: int, eligible: Any) -> int:
+    """The next seat clockwise from ``seat`` for which ``eligible(seat)`` holds ("next" in
+    RULES.md always means the next seat still in the game)."""
+    for step in range(1, seats + 1):
+        candidate = (seat + step) % seats
+        if eligible(candidate):
+            return candidate
+    raise AssertionError("no eligible seat")
+
+
+def redraw_secrets(state: BaseState, rng: random.Random) -> None:
+    """For ``hidden_variant``: re-draw what every state hides from everyone — the bluff
+    statistics (hidden until the end) and the generator's seed and position."""
+    for stats in getattr(state, "stats", []):
+        for key in stats:
+            stats[key] = rng.randrange(100)
+    state.seed = rng.randbytes(32).hex()
+    state.rng_counter = rng.randrange(1 << 20)
+
+
 def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 

@@ -140,7 +140,9 @@ def test_two_thousand_random_fabfib_matches_end_with_every_invariant_kept(seats)
     ids=[table_id(t) for t in TABLES if t[0].game_id != "fabfib"],
 )
 def test_many_random_matches_end_with_every_invariant_kept(table):
+    """200 random matches per table (60 at the largest tables, whose matches are long)."""
     rules, seats, options = table
-    summary = simulate(rules, matches=200, seats=seats, seed="contract", options=options)
+    matches = 200 if seats <= 6 else 60
+    summary = simulate(rules, matches=matches, seats=seats, seed="contract", options=options)
     assert summary["errors"] == 0, summary["error_samples"]
-    assert summary["finished"] == 200
+    assert summary["finished"] == matches

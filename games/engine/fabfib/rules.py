@@ -20,7 +20,9 @@ from ..core import (
     Rules,
     competition_ranking,
     entry,
+    next_clockwise,
     one_of,
+    redraw_secrets,
     subset_of,
 )
 from ..rng import Rng
@@ -124,11 +126,8 @@ class FabFib(Rules[FabFibState]):
         return state.life[seat] > 0
 
     def next_alive(self, state: FabFibState, seat: int) -> int:
-        for step in range(1, state.seats + 1):
-            candidate = (seat + step) % state.seats
-            if self.alive(state, candidate):
-                return candidate
-        raise AssertionError("no seat alive")
+        """The next seat clockwise from ``seat`` that is still in the game."""
+        return next_clockwise(state.seats, seat, lambda s: self.alive(state, s))
 
     def to_act(self, state: FabFibState) -> list[int]:
         if state.phase == CLAIM:
@@ -426,11 +425,7 @@ class FabFib(Rules[FabFibState]):
             memory = new.memory[other]
             if other != seat and memory is not None:
                 memory["cards"] = rng.sample(range(C.DECK_SIZE), 3)
-        for stats in new.stats:  # hidden from everyone until the end
-            for key in stats:
-                stats[key] = rng.randrange(100)
-        new.seed = rng.randbytes(32).hex()
-        new.rng_counter = rng.randrange(1 << 20)
+        redraw_secrets(new, rng)
         return new
 
     # --- Invariants (tests and simulate) -------------------------------------------------

@@ -27,6 +27,7 @@ from ..core import (
     competition_ranking,
     copy_json,
     entry,
+    redraw_secrets,
     subset_of,
 )
 from ..rng import Rng
@@ -461,11 +462,7 @@ class Fibber(EasyRules, Rules[FibberState]):
             size = len(new.hands[other])
             new.hands[other] = sorted(hidden[cut : cut + size])
             cut += size
-        for stats in new.stats:  # hidden from everyone until the end
-            for key in stats:
-                stats[key] = rng.randrange(100)
-        new.seed = rng.randbytes(32).hex()
-        new.rng_counter = rng.randrange(1 << 20)
+        redraw_secrets(new, rng)
         return new
 
     # --- Invariants (tests and simulate) -------------------------------------------------

@@ -22,7 +22,9 @@ from ..core import (
     Rules,
     competition_ranking,
     entry,
+    next_clockwise,
     one_of,
+    redraw_secrets,
 )
 from ..rng import Rng
 from . import scores as S
@@ -129,11 +131,7 @@ class FibbersDice(Rules[FibbersDiceState]):
 
     def next_alive(self, state: FibbersDiceState, seat: int) -> int:
         """The next seat clockwise from ``seat`` that is still in the game."""
-        for step in range(1, state.seats + 1):
-            candidate = (seat + step) % state.seats
-            if self.alive(state, candidate):
-                return candidate
-        raise AssertionError("no seat alive")
+        return next_clockwise(state.seats, seat, lambda s: self.alive(state, s))
 
     def to_act(self, state: FibbersDiceState) -> list[int]:
         return [] if state.phase == OVER else [state.current]
@@ -419,11 +417,7 @@ class FibbersDice(Rules[FibbersDiceState]):
             if other != seat and new.rolls[other] is not None:
                 first, second = rng.randint(1, 6), rng.randint(1, 6)
                 new.rolls[other] = [max(first, second), min(first, second)]
-        for stats in new.stats:  # hidden from everyone until the end
-            for key in stats:
-                stats[key] = rng.randrange(100)
-        new.seed = rng.randbytes(32).hex()
-        new.rng_counter = rng.randrange(1 << 20)
+        redraw_secrets(new, rng)
         return new
 
     # --- Invariants (tests and simulate) -------------------------------------------------

@@ -25,7 +25,9 @@ from ..core import (
     copy_json,
     entry,
     in_range,
+    next_clockwise,
     one_of,
+    redraw_secrets,
 )
 from ..rng import Rng
 from . import cards as C
@@ -163,11 +165,8 @@ class Skull(Rules[SkullState]):
         return len(state.hands[seat]) + len(state.stacks[seat])
 
     def next_alive(self, state: SkullState, seat: int) -> int:
-        for step in range(1, state.seats + 1):
-            candidate = (seat + step) % state.seats
-            if self.alive(state, candidate):
-                return candidate
-        raise AssertionError("no seat alive")
+        """The next seat clockwise from ``seat`` that is still in the game."""
+        return next_clockwise(state.seats, seat, lambda s: self.alive(state, s))
 
     def on_mats(self, state: SkullState) -> int:
         """Cards on all mats: the highest possible bid."""
@@ -677,11 +676,7 @@ class Skull(Rules[SkullState]):
         for other in range(new.seats):
             if other != seat and self.alive(new, other):
                 self._redraw(new, other, rng)
-        for stats in new.stats:  # hidden from everyone until the end
-            for key in stats:
-                stats[key] = rng.randrange(100)
-        new.seed = rng.randbytes(32).hex()
-        new.rng_counter = rng.randrange(1 << 20)
+        redraw_secrets(new, rng)
         return new
 
     def _redraw(self, state: SkullState, seat: int, rng: random.Random) -> None:
