@@ -168,9 +168,15 @@ class FabFib(Rules[FabFibState]):
             if not isinstance(value, str) or len(value) != 3 or not value.isdigit():
                 return 'A claim is a three-digit number such as "772", sent as a string.'
             if not C.is_claim(value):
+                hint = "".join(sorted(value, reverse=True))
+                above = state.claim is not None and hint <= state.claim
                 return (
                     f"{value} is not a legal claim: its digits must be in non-increasing order"
-                    f" (for example {''.join(sorted(value, reverse=True))})."
+                    + (
+                        f", and a claim must be higher than {state.claim}."
+                        if above
+                        else f" ({hint})."
+                    )
                 )
             if state.claim is not None and value <= state.claim:
                 return f"A claim must be strictly higher than {state.claim}."
