@@ -128,12 +128,13 @@ def match_create(
     for level in bots:
         if level not in known:
             raise Invalid(f"Unknown bot level {level!r}; levels: {', '.join(known)}.", field="bots")
+    slots = places(seats, normalized)
     humans = 1 if join else 0
-    if humans + len(bots) > seats:
-        raise Invalid(f"{len(bots)} bots and {humans} player(s) do not fit {seats} seats.")
-    if time_control == Match.TimeControl.SOLO and humans + len(bots) < seats:
+    if humans + len(bots) > len(slots):
+        raise Invalid(f"{len(bots)} bots and {humans} player(s) do not fit {len(slots)} places.")
+    if time_control == Match.TimeControl.SOLO and humans + len(bots) < len(slots):
         raise Invalid("A solo match is one player and bots: fill every other seat with bots.")
-    if not join and len(bots) < seats:
+    if not join and len(bots) < len(slots):
         raise Invalid("A match the creator does not join must be all bots (an exhibition).")
     match = Match.objects.create(
         game=game,
@@ -149,15 +150,15 @@ def match_create(
     occupants: list[dict[str, Any]] = ([{"user": user}] if join else []) + [
         {"bot_level": level} for level in bots
     ]
+    holder = {
+        position: occupants[index]
+        for index, place in enumerate(slots[: len(occupants)])
+        for position in place
+    }
     Seat.objects.bulk_create(
-        [
-            Seat(match=match, position=position, **occupants[position])
-            if position < len(occupants)
-            else Seat(match=match, position=position)
-            for position in range(seats)
-        ]
+        [Seat(match=match, position=p, **holder.get(p, {})) for p in range(seats)]
     )
-    if len(occupants) == seats:
+    if len(occupants) == len(slots):
         _start(match)
     match.save()
     return match
@@ -171,16 +172,14 @@ def match_join(*, match_id: Any, user: Any, invite_code: str | None = None) -> M
     if match.status != Match.Status.LOBBY:
         raise Conflict("This match has already started.", status=match.status)
     seats = _seats(match)
-    if _user_seats(seats, user) and not _allows_two_seats(match):
+    if _user_seats(seats, user):
         raise Conflict("You already have a seat in this match.")
-    if len(_user_seats(seats, user)) >= 2:
-        raise Conflict("You already hold two seats in this match.")
-    free = [s for s in seats if s.is_empty]
+    free = _free_places(match, seats)
     if not free:
         raise Conflict("This match is full.")
-    seat = free[0]
-    seat.user = user
-    seat.save(update_fields=["user"])
+    for seat in free[0]:
+        seat.user = user
+        seat.save(update_fields=["user"])
     _bump(match)
     if len(free) == 1:
         _start(match)
@@ -188,9 +187,19 @@ def match_join(*, match_id: Any, user: Any, invite_code: str | None = None) -> M
     return match
 
 
-def _allows_two_seats(match: Match) -> bool:
-    """Skull's two_tribes: a person may hold two seats (RULES.md)."""
-    return bool(match.options.get("two_tribes"))
+def places(seat_count: int, options: dict[str, Any]) -> list[list[int]]:
+    """The seat positions one participant takes: one seat, or in Skull's ``two_tribes`` a
+    person's two seats on opposite sides of the table (seats i and i + n/2, RULES.md)."""
+    if options.get("two_tribes"):
+        half = seat_count // 2
+        return [[i, i + half] for i in range(half)]
+    return [[i] for i in range(seat_count)]
+
+
+def _free_places(match: Match, seats: list[Seat]) -> list[list[Seat]]:
+    by_position = {s.position: s for s in seats}
+    groups = [[by_position[p] for p in place] for place in places(match.seat_count, match.options)]
+    return [group for group in groups if all(s.is_empty for s in group)]
 
 
 @transaction.atomic
@@ -227,12 +236,13 @@ def match_add_bots(*, match_id: Any, user: Any, level: str, count: int = 1) -> M
         raise Conflict("Bots can only be added before the match starts.", status=match.status)
     if level not in bot_levels(match.game):
         raise Invalid(f"Unknown bot level {level!r}; levels: {', '.join(bot_levels(match.game))}.")
-    free = [s for s in seats if s.is_empty]
+    free = _free_places(match, seats)
     if not 1 <= count <= len(free):
-        raise Invalid(f"count must be between 1 and the {len(free)} free seat(s).")
-    for seat in free[:count]:
-        seat.bot_level = level
-        seat.save(update_fields=["bot_level"])
+        raise Invalid(f"count must be between 1 and the {len(free)} free place(s).")
+    for group in free[:count]:
+        for seat in group:
+            seat.bot_level = level
+            seat.save(update_fields=["bot_level"])
     _bump(match)
     if count == len(free):
         _start(match)
@@ -250,19 +260,25 @@ def match_start(*, match_id: Any, user: Any) -> Match:
         raise Forbidden("Only the player who created the match can start it.")
     if match.status != Match.Status.LOBBY:
         raise Conflict("This match has already started.", status=match.status)
-    filled = [s for s in seats if not s.is_empty]
+    by_position = {s.position: s for s in seats}
+    groups = [[by_position[p] for p in place] for place in places(match.seat_count, match.options)]
+    filled = [g for g in groups if not g[0].is_empty]
+    count = sum(len(g) for g in filled)
     try:
-        rules_for(match).normalize_options(len(filled), dict(match.options))
+        rules_for(match).normalize_options(count, dict(match.options))
     except InvalidOptions as error:
-        raise Conflict(f"Cannot start with {len(filled)} seats: {error.reason}") from None
+        raise Conflict(f"Cannot start with {count} seats: {error.reason}") from None
+    # Compact to seats 0..n-1, keeping the order and each participant's places together.
+    new_places = places(count, match.options)
+    moves = [(seat, new_places[k][j]) for k, g in enumerate(filled) for j, seat in enumerate(g)]
     Seat.objects.filter(match=match, user__isnull=True, bot_level="").delete()
-    for position, seat in enumerate(filled):  # compact positions to 0..n-1, order kept
+    for seat, position in moves:
         if seat.position != position:
             Seat.objects.filter(pk=seat.pk).update(position=position + 1000)
-    for position, seat in enumerate(filled):
+    for seat, position in moves:
         if seat.position != position:
             Seat.objects.filter(pk=seat.pk).update(position=position)
-    match.seat_count = len(filled)
+    match.seat_count = count
     _start(match)
     match.save()
     return match

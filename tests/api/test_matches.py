@@ -281,3 +281,26 @@ def test_unknown_match_is_404_with_the_error_shape(api_client):
     for path in ("/api/matches/00000000-0000-0000-0000-000000000000/", "/api/matches/xyz/events/"):
         response = api_client.get(path)
         assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
+
+
+def test_in_two_tribes_a_person_takes_two_opposite_seats_and_sees_each():
+    a, b = Player(), Player()
+    match = a.create(game="skull", seats=6, options={"two_tribes": True})
+    assert [s["position"] for s in match["seats"] if s["user"]] == [0, 3]
+    joined = b.post(f"/api/matches/{match['id']}/join/").json()
+    assert joined["you"]["seats"] == [1, 4]
+    assert a.post(f"/api/matches/{match['id']}/join/").status_code == 409
+    started = a.post(f"/api/matches/{match['id']}/start/").json()
+    assert started["seat_count"] == 4 and started["status"] == "active"
+    assert [s["user"]["id"] if s["user"] else None for s in started["seats"]] == [
+        a.user.pk,
+        b.user.pk,
+        a.user.pk,
+        b.user.pk,
+    ]
+    for seat in (0, 2):
+        view = a.get(f"/api/matches/{match['id']}/?seat={seat}").json()
+        assert view["you"]["seat"] == seat and view["view"]["seat"] == seat
+    assert a.get(f"/api/matches/{match['id']}/?seat=1").status_code == 403
+    final = play_to_the_end(match["id"], [a, b], random.Random(3))
+    assert final["status"] == "finished"
