@@ -43,7 +43,9 @@ def test_every_human_decision_gets_a_deadline_from_the_time_control():
 
 def test_solo_humans_have_no_deadline():
     user = guest_create()[0]
-    match = services.match_create(user=user, game="fabfib", seats=3, bots=["random"] * 2, time_control="solo")
+    match = services.match_create(
+        user=user, game="fabfib", seats=3, bots=["random"] * 2, time_control="solo"
+    )
     assert Seat.objects.get(match=match, position=0).deadline is None
     assert Match.objects.get(pk=match.pk).deadline is None
 
@@ -52,7 +54,9 @@ def test_time_control_bounds_are_enforced():
     user = guest_create()[0]
     for control, seconds in (("live", 5), ("live", 601), ("async", 60)):
         with pytest.raises(services.Invalid):
-            services.match_create(user=user, game="fabfib", seats=3, time_control=control, decision_seconds=seconds)
+            services.match_create(
+                user=user, game="fabfib", seats=3, time_control=control, decision_seconds=seconds
+            )
 
 
 def test_a_passed_deadline_is_taken_by_a_bot_for_that_one_decision():
@@ -160,7 +164,9 @@ def test_the_sweep_requeues_a_bot_turn_left_waiting(settings, monkeypatch):
     settings.FIBSERVER = {**settings.FIBSERVER, "RUN_TASKS_INLINE": False}
     sent = []
     monkeypatch.setattr("games.tasks.run_bot_turn.apply_async", lambda *a, **k: sent.append(a))
-    match = services.match_create(user=user, game="fabfib", seats=3, bots=["random"] * 3, join=False)
+    match = services.match_create(
+        user=user, game="fabfib", seats=3, bots=["random"] * 3, join=False
+    )
     assert len(sent) <= 1  # on_commit does not run inside this test's transaction
     Match.objects.filter(pk=match.pk).update(updated_at=services.db_now() - timedelta(minutes=5))
     services.deadlines_sweep()
@@ -174,10 +180,13 @@ def test_the_embedded_runner_enforces_deadlines_without_celery(settings):
     settings.FIBSERVER = {**settings.FIBSERVER, "SWEEP_SECONDS": 0.2}
     match, _ = live_match()
     seat = overdue(match)
-    runner.start()
-    for _ in range(50):
-        if Event.objects.filter(match=match, by_bot=True).exists():
-            break
-        time.sleep(0.1)
+    assert runner.start()
+    try:
+        for _ in range(50):
+            if Event.objects.filter(match=match, by_bot=True).exists():
+                break
+            time.sleep(0.1)
+    finally:
+        runner.stop()
     event = Event.objects.filter(match=match, by_bot=True).first()
     assert event is not None and event.actor == seat.position
