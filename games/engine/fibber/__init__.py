@@ -1,1 +1,3 @@
-"""Fibber: rules (standard and the ``easy`` variant) and cards of one game."""
+"""Fibber: rules (standard and the ``easy`` variant), cards and bots of one game."""
+
+from . import bots  # noqa: F401  (registers the basic and strong levels)
