@@ -1,1 +1,3 @@
-"""Fibber's Dice: rules and scores of one game."""
+"""Fibber's Dice: rules, scores and bots of one game."""
+
+from . import bots  # noqa: F401  (registers the basic and strong bots)
