@@ -12,37 +12,54 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 
 from django.conf import settings
 from django.db import close_old_connections
 
 log = logging.getLogger(__name__)
-_started = threading.Event()
+_lock = threading.Lock()
+_thread: threading.Thread | None = None
+_stop = threading.Event()
 
 
 def _loop() -> None:
+    from django.db import connections
+
     from .services import deadlines_sweep
 
     interval = settings.FIBSERVER["SWEEP_SECONDS"]
-    while True:
-        try:
-            close_old_connections()
-            taken = deadlines_sweep()
-            if taken:
-                log.info("embedded runner: %d overdue decision(s) taken by bots", taken)
-        except Exception:  # keep sweeping: a failed pass is retried a second later
-            log.exception("embedded runner: sweep failed")
-        time.sleep(interval)
+    try:
+        while not _stop.is_set():
+            try:
+                close_old_connections()
+                taken = deadlines_sweep()
+                if taken:
+                    log.info("embedded runner: %d overdue decision(s) taken by bots", taken)
+            except Exception:  # keep sweeping: a failed pass is retried a second later
+                log.exception("embedded runner: sweep failed")
+            _stop.wait(interval)
+    finally:
+        connections.close_all()
 
 
 def start() -> bool:
-    """Start the runner thread once per process. Returns whether this call started it."""
-    if _started.is_set():
-        return False
-    _started.set()
-    threading.Thread(target=_loop, name="fibserver-embedded-runner", daemon=True).start()
-    log.info(
-        "embedded runner started: deadlines swept every %.1fs", settings.FIBSERVER["SWEEP_SECONDS"]
-    )
+    """Start the runner thread (once per process). Returns whether this call started it."""
+    global _thread
+    with _lock:
+        if _thread is not None and _thread.is_alive():
+            return False
+        _stop.clear()
+        _thread = threading.Thread(target=_loop, name="fibserver-embedded-runner", daemon=True)
+        _thread.start()
+    log.info("embedded runner: deadlines swept every %.1fs", settings.FIBSERVER["SWEEP_SECONDS"])
     return True
+
+
+def stop(timeout: float = 5.0) -> None:
+    """Stop the runner thread and wait for it (tests; the server simply exits)."""
+    global _thread
+    with _lock:
+        thread, _thread = _thread, None
+    _stop.set()
+    if thread is not None:
+        thread.join(timeout)
