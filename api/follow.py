@@ -28,7 +28,7 @@ from games import selectors
 from games.errors import ServiceError
 from games.notify import CHANNEL
 
-from .rest.matches import events_body, events_params
+from .rest.matches import events_body, events_params, seat_param
 
 log = logging.getLogger(__name__)
 
@@ -113,19 +113,10 @@ def _authenticate(request: HttpRequest) -> Any:
     return token.user
 
 
-def _seat_param(request: HttpRequest) -> int | None:
-    raw = request.GET.get("seat")
-    if raw is None:
-        return None
-    if not raw.isdigit():
-        raise ApiError(400, "invalid", "'seat' must be a seat number.")
-    return int(raw)
-
-
 def _open(request: HttpRequest, match_id: str) -> tuple[Any, int | None]:
     user = _authenticate(request)
     match = selectors.match_get(match_id, user=user)
-    return match, selectors.viewer_seat(match, user, _seat_param(request))
+    return match, selectors.viewer_seat(match, user, seat_param(request))
 
 
 def _read(match_id: Any, seat: int | None, after: int) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from django.utils import timezone
 from .engine import registry
 from .engine.bots import bot_levels, make_bot
 from .engine.core import EngineError, IllegalAction, InvalidOptions, NotYourTurn, Step
+from .engine.core import Event as EngineEvent
 from .engine.rng import new_seed, seed_commitment
 from .errors import (
     BadRequest,
@@ -429,12 +430,14 @@ def _append_events(
     by_bot: bool,
     deadline: datetime | None = None,
 ) -> None:
-    """One INSERT for all events of a step; the first row also keeps the action and chance."""
-    events = step.events or []
+    """One INSERT for all events of a step; the first row also keeps the action and chance
+    (a step the engine reported nothing for still gets one row, so no action is ever lost)."""
+    events = step.events or [EngineEvent("action", {"seat": actor})]
     rows = []
     for index, event in enumerate(events):
         data = event.to_json()
         match.last_seq += 1
+        first = index == 0
         rows.append(
             Event(
                 match=match,
@@ -444,26 +447,10 @@ def _append_events(
                 public=data["public"],
                 private=data["private"],
                 actor=actor,
-                action=action if index == 0 else None,
-                chance=step.chance if index == 0 else None,
+                action=action if first else None,
+                chance=step.chance if first else None,
                 by_bot=by_bot,
-                deadline=deadline if index == 0 else None,
-            )
-        )
-    if not rows:  # keep the action in the log even if the engine said nothing
-        match.last_seq += 1
-        rows.append(
-            Event(
-                match=match,
-                seq=match.last_seq,
-                version=match.version,
-                type="action",
-                public={"seat": actor},
-                actor=actor,
-                action=action,
-                chance=step.chance,
-                by_bot=by_bot,
-                deadline=deadline,
+                deadline=deadline if first else None,
             )
         )
     Event.objects.bulk_create(rows)

@@ -50,8 +50,9 @@ def with_etag(request: Request, body: Any) -> Response:
     return response
 
 
-def seat_param(request: Request) -> int | None:
-    raw = request.query_params.get("seat")
+def seat_param(request: Any) -> int | None:
+    """The ``?seat=`` a caller holding two seats (Skull two_tribes) looks or acts through."""
+    raw = getattr(request, "query_params", request.GET).get("seat")
     if raw is None:
         return None
     if not raw.isdigit():
