@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import Event, IdempotencyRecord, Match, Seat
+from .models import Career, Event, IdempotencyRecord, Match, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -70,3 +70,10 @@ class EventAdmin(admin.ModelAdmin):
 class IdempotencyRecordAdmin(admin.ModelAdmin):
     list_display = ("user", "key", "match", "status_code", "created_at")
     readonly_fields = [f.name for f in IdempotencyRecord._meta.fields]
+
+
+@admin.register(Career)
+class CareerAdmin(admin.ModelAdmin):
+    list_display = ("user", "game", "matches", "wins", "place_sum", "updated_at")
+    list_filter = ("game",)
+    readonly_fields = [f.name for f in Career._meta.fields]

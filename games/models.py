@@ -65,6 +65,8 @@ class Match(models.Model):
     #: Statistics of the decisions bots took for human seats after a deadline, kept apart.
     takeover_stats = models.JSONField(null=True, blank=True)
     end_reason = models.CharField(max_length=32, blank=True)
+    #: The end-of-match work (careers now; ratings next) has been applied exactly once.
+    results_recorded = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -202,3 +204,25 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.key}"
+
+
+class Career(models.Model):
+    """A player's results in one game, summed over finished matches (written once per match by
+    ``services.match_record_results``). Ratings join these in the ratings work."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=32)
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    place_sum = models.PositiveIntegerField(default=0)
+    #: Bluff statistics of the player's own decisions, summed.
+    stats = models.JSONField(default=dict)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="career_unique_user_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.game}: {self.wins}/{self.matches}"

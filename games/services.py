@@ -36,7 +36,7 @@ from .errors import (
     NotFound,
     StaleVersion,
 )
-from .models import Event, IdempotencyRecord, Match, Seat
+from .models import Career, Event, IdempotencyRecord, Match, Seat
 from .timecontrol import TIME_CONTROLS, seconds_per_decision
 
 MAX_BOT_DECISIONS_INLINE = 100_000
@@ -638,6 +638,11 @@ def deadlines_sweep(*, limit: int = 200) -> int:
     )
     for match_id, version in stalled:
         _queue_bots(match_id, version)
+    unrecorded = Match.objects.filter(
+        status=Match.Status.FINISHED, results_recorded=False, finished_at__lte=db_now() - stall
+    ).values_list("pk", flat=True)[:limit]
+    for match_id in unrecorded:
+        _queue_results(match_id)
     return taken
 
 
@@ -662,6 +667,42 @@ def match_finish(*, match: Match, reason: str, aborted: bool = False, state: Any
         ]
         for position, place in enumerate(match.placements):
             Seat.objects.filter(match=match, position=position).update(place=place)
+        match_pk = match.pk
+        transaction.on_commit(lambda: _queue_results(match_pk))
+
+
+def _queue_results(match_id: Any) -> None:
+    from .tasks import schedule_results
+
+    schedule_results(match_id)
+
+
+@transaction.atomic
+def match_record_results(*, match_id: Any) -> bool:
+    """The end-of-match work, exactly once per match: each player's career in the game (their
+    best place and their own statistics, summed over their seats). Returns whether it ran."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None or match.status != Match.Status.FINISHED or match.results_recorded:
+        return False
+    per_user: dict[Any, dict[str, Any]] = {}
+    for seat in Seat.objects.filter(match=match, user__isnull=False).order_by("position"):
+        entry = per_user.setdefault(seat.user_id, {"place": seat.place, "stats": {}})
+        entry["place"] = min(entry["place"], seat.place)
+        for key, value in match.stats[seat.position].items():
+            entry["stats"][key] = entry["stats"].get(key, 0) + value
+    for user_id, entry in per_user.items():
+        career, _ = Career.objects.select_for_update().get_or_create(
+            user_id=user_id, game=match.game
+        )
+        career.matches += 1
+        career.wins += entry["place"] == 1
+        career.place_sum += entry["place"]
+        for key, value in entry["stats"].items():
+            career.stats[key] = career.stats.get(key, 0) + value
+        career.save()
+    match.results_recorded = True
+    match.save(update_fields=["results_recorded"])
+    return True
 
 
 __all__ = [
@@ -676,5 +717,6 @@ __all__ = [
     "match_join",
     "match_join_by_code",
     "match_leave",
+    "match_record_results",
     "match_start",
 ]

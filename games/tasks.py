@@ -37,6 +37,12 @@ def enforce_deadline(match_id: str, version: int) -> int:
 
 
 @shared_task(acks_late=True, ignore_result=True)
+def record_results(match_id: str) -> bool:
+    """The end-of-match work of a finished match (applied once, whatever the retries)."""
+    return services.match_record_results(match_id=match_id)
+
+
+@shared_task(acks_late=True, ignore_result=True)
 def sweep() -> int:
     """Beat, every second: whatever a lost timer or a crashed worker left behind."""
     return services.deadlines_sweep()
@@ -74,3 +80,11 @@ def schedule_deadline(match_id: Any, version: int, deadline: datetime) -> None:
     if (deadline - timezone.now()).total_seconds() > horizon:
         return
     enforce_deadline.apply_async((str(match_id), version), eta=deadline)
+
+
+def schedule_results(match_id: Any) -> None:
+    """Queue the end-of-match work (called on commit by the finisher)."""
+    if settings.FIBSERVER["RUN_TASKS_INLINE"]:
+        services.match_record_results(match_id=match_id)
+    else:
+        record_results.delay(str(match_id))
