@@ -16,3 +16,25 @@ def test_openapi_schema_is_served(client):
 
     assert response.status_code == 200
     assert b"openapi" in response.content
+
+
+def test_openapi_schema_validates_without_warnings(tmp_path):
+    from django.core.management import call_command
+
+    out = tmp_path / "schema.yaml"
+    call_command(
+        "spectacular",
+        "--urlconf",
+        "api.rest.schema_urls",
+        "--validate",
+        "--fail-on-warn",
+        "--file",
+        str(out),
+    )
+    text = out.read_text()
+    for path in (
+        "/api/matches/{match_id}/actions/",
+        "/api/matches/{match_id}/events/",
+        "/api/me/turns/",
+    ):
+        assert path in text
