@@ -75,6 +75,7 @@ class MatchListView(MatchBase):
         return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
 
     @extend_schema(
+        operation_id="matches_list",
         summary="Open public matches (or the caller's with ?mine=1)",
         parameters=[
             OpenApiParameter("game", str, description="only this game"),
