@@ -7,6 +7,7 @@ has ended.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -18,16 +19,19 @@ from .errors import Forbidden, NotFound
 from .models import Event, Match, Seat
 
 
+def match_pk(match_id: Any) -> uuid.UUID:
+    """A match id as given by a client; anything that is not one is simply not found."""
+    try:
+        return match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
+    except ValueError:
+        raise NotFound("No such match.") from None
+
+
 def match_get(match_id: Any, *, user: Any = None) -> Match:
     """A match the caller may look at; private matches only for their players."""
-    try:
-        match = Match.objects.get(pk=match_id)
-    except (Match.DoesNotExist, ValueError, TypeError):
-        raise NotFound("No such match.") from None
-    except Exception as error:
-        if type(error).__name__ == "ValidationError":
-            raise NotFound("No such match.") from None
-        raise
+    match = Match.objects.filter(pk=match_pk(match_id)).first()
+    if match is None:
+        raise NotFound("No such match.")
     if match.visibility == Match.Visibility.PRIVATE and not seats_of(match, user):
         raise NotFound("No such match.")
     return match

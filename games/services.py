@@ -23,7 +23,14 @@ from django.utils import timezone
 
 from .engine import registry
 from .engine.bots import bot_levels, make_bot
-from .engine.core import EngineError, IllegalAction, InvalidOptions, NotYourTurn, Step
+from .engine.core import (
+    EngineError,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    Step,
+    canonical_json,
+)
 from .engine.core import Event as EngineEvent
 from .engine.rng import new_seed, seed_commitment
 from .errors import (
@@ -37,6 +44,7 @@ from .errors import (
     StaleVersion,
 )
 from .models import Career, Event, IdempotencyRecord, Match, Seat
+from .selectors import match_pk
 from .timecontrol import TIME_CONTROLS, seconds_per_decision
 
 MAX_BOT_DECISIONS_INLINE = 100_000
@@ -59,14 +67,11 @@ def rules_for(match: Match):
 
 
 def _locked(match_id: Any) -> Match:
-    try:
-        return Match.objects.select_for_update().get(pk=match_id)
-    except (Match.DoesNotExist, ValueError, TypeError):
-        raise NotFound("No such match.") from None
-    except Exception as error:  # a malformed UUID raises ValidationError on some backends
-        if type(error).__name__ == "ValidationError":
-            raise NotFound("No such match.") from None
-        raise
+    """The match, its row locked until the transaction ends."""
+    match = Match.objects.select_for_update().filter(pk=match_pk(match_id)).first()
+    if match is None:
+        raise NotFound("No such match.")
+    return match
 
 
 def _seats(match: Match) -> list[Seat]:
@@ -303,8 +308,6 @@ def _start(match: Match) -> None:
 
 
 def request_hash(match_id: Any, action: Any, expected_version: Any) -> str:
-    from games.engine.core import canonical_json
-
     text = canonical_json({"match": str(match_id), "action": action, "expected": expected_version})
     return hashlib.sha256(text.encode()).hexdigest()
 
