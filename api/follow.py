@@ -21,9 +21,11 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, JsonResponse
-from rest_framework.authtoken.models import Token
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.exceptions import APIException
 
-from api.errors import ApiError, error_body
+from api.authentication import BearerTokenAuthentication
+from api.errors import error_body, exception_handler
 from games import selectors
 from games.errors import ServiceError
 from games.notify import CHANNEL
@@ -101,16 +103,12 @@ hub = Hub()
 
 
 def _authenticate(request: HttpRequest) -> Any:
-    header = request.headers.get("Authorization", "")
-    if not header:
-        return None
-    keyword, _, key = header.partition(" ")
-    if keyword not in ("Bearer", "Token") or not key.strip():
-        raise ApiError(401, "authentication_failed", "Invalid Authorization header.")
-    token = Token.objects.select_related("user").filter(key=key.strip()).first()
-    if token is None or not token.user.is_active:
-        raise ApiError(401, "authentication_failed", "Invalid token.")
-    return token.user
+    """The same token authentication as the REST views (``Bearer`` or DRF ``Token``)."""
+    for scheme in (BearerTokenAuthentication(), TokenAuthentication()):
+        found = scheme.authenticate(request)
+        if found is not None:
+            return found[0]
+    return None
 
 
 def _open(request: HttpRequest, match_id: str) -> tuple[Any, int | None]:
@@ -133,14 +131,9 @@ async def match_events(request: HttpRequest, match_id: str) -> JsonResponse:
         after, wait = events_params(request)
         match, seat = await sync_to_async(_open)(request, match_id)
         body = await sync_to_async(_read)(match.pk, seat, after)
-    except ApiError as error:
-        return JsonResponse(
-            error_body(error.code, error.message, **error.details), status=error.status_code
-        )
-    except ServiceError as error:
-        return JsonResponse(
-            error_body(error.code, error.message, **error.details), status=error.status
-        )
+    except (APIException, ServiceError) as error:
+        response = exception_handler(error, {})  # the one error shape of the whole API
+        return JsonResponse(response.data, status=response.status_code)
     if body["events"] or wait <= 0 or body["status"] in ("finished", "aborted"):
         return JsonResponse(body)
     loop = asyncio.get_running_loop()

@@ -48,16 +48,23 @@ def seats_of(match: Match, user: Any) -> list[int]:
 
 def viewer_seat(match: Match, user: Any, requested: int | None = None) -> int | None:
     """Whose eyes the caller sees through: their seat, or ``None`` (a spectator)."""
-    mine = seats_of(match, user)
+    state = None
+    if match.status == Match.Status.ACTIVE and match.state is not None:
+        state = registry.get(match.game).from_json(match.state)
+    return _choose_seat(match, seats_of(match, user), requested, state)
+
+
+def _choose_seat(match: Match, mine: list[int], requested: int | None, state: Any) -> int | None:
+    """The requested seat if it is the caller's; else the caller's seat that must act now
+    (two_tribes), else their first; ``None`` for a spectator."""
     if requested is not None:
         if requested not in mine:
             raise Forbidden("That seat is not yours.")
         return requested
     if not mine:
         return None
-    if match.status == Match.Status.ACTIVE and match.state is not None:
-        rules = registry.get(match.game)
-        to_act = set(rules.to_act(rules.from_json(match.state)))
+    if state is not None and match.status == Match.Status.ACTIVE:
+        to_act = set(registry.get(match.game).to_act(state))
         for position in mine:
             if position in to_act:
                 return position
@@ -105,18 +112,20 @@ def _seat_json(seat: Seat) -> dict[str, Any]:
 
 
 def match_view(match: Match, user: Any, seat: int | None = None) -> dict[str, Any]:
-    """The caller's view of a match: everything a client renders, redacted for the caller."""
+    """The caller's view of a match: everything a client renders, redacted for the caller.
+
+    ``seat`` is the caller's choice of seat (two_tribes); by default the one that must act.
+    The seats are read once and the engine state parsed once."""
     seats = list(match.seats.select_related("user").order_by("position"))
-    mine = [
-        s.position for s in seats if user is not None and s.user_id == getattr(user, "pk", None)
-    ]
-    if seat is None:
-        seat = viewer_seat(match, user)
+    signed_in = getattr(user, "is_authenticated", False)
+    mine = [s.position for s in seats if signed_in and s.user_id == user.pk]
     engine_view = None
     legal: list[Any] = []
-    if match.state is not None:
-        rules = registry.get(match.game)
-        engine_view = rules.view(rules.from_json(match.state), seat)
+    rules = registry.get(match.game)
+    state = rules.from_json(match.state) if match.state is not None else None
+    seat = _choose_seat(match, mine, seat, state)
+    if state is not None:
+        engine_view = rules.view(state, seat)
         legal = engine_view.pop("legal_actions")
     recent = settings.FIBSERVER["RECENT_EVENTS"]
     events = Event.objects.filter(match=match, seq__gt=max(0, match.last_seq - recent)).order_by(

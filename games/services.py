@@ -364,7 +364,16 @@ def action_submit(
     if own.away or own.timeouts:
         own.away, own.timeouts = False, 0  # the player is back
         own.save(update_fields=["away", "timeouts"])
-    _commit_step(match, rules, step, actor=own.position, action=action, by_bot=False, before=state)
+    _commit_step(
+        match,
+        rules,
+        step,
+        actor=own.position,
+        action=action,
+        by_bot=False,
+        before=state,
+        seats=seats,
+    )
     status, body = 200, (render(match, own.position) if render else {"version": match.version})
     if idempotency_key:
         try:
@@ -392,6 +401,7 @@ def _commit_step(
     action: Any,
     by_bot: bool,
     before: Any,
+    seats: list[Seat],
     deadline: datetime | None = None,
 ) -> None:
     """Store one applied step: version, state, events, deadlines; the finisher if it ended.
@@ -400,7 +410,6 @@ def _commit_step(
     (``by_bot``) until that player's next own decision, what the seat's statistics gain (the
     decision itself and what follows from it, such as a bluff being called) goes to
     ``takeover_stats``, so the player's own statistics hold only the player's decisions."""
-    seats = _seats(match)
     acting = seats[actor]
     if acting.last_by_bot != by_bot and not acting.is_bot:
         acting.last_by_bot = by_bot
@@ -528,9 +537,16 @@ def _queue_bots(match_id: Any, version: int) -> None:
 
 
 def _take_over(
-    match: Match, rules: Any, state: Any, seat: Seat, *, deadline: datetime | None
+    match: Match,
+    rules: Any,
+    state: Any,
+    seat: Seat,
+    *,
+    seats: list[Seat],
+    deadline: datetime | None,
 ) -> Any:
-    """A bot takes one decision for ``seat`` from that seat's view, and the step is stored."""
+    """A bot takes one decision for ``seat`` from that seat's view, and the step is stored.
+    ``seats`` are the match's seats in position order, ``seat`` among them."""
     pause = settings.FIBSERVER["FAULT_TAKEOVER_PAUSE"]
     if pause and not seat.is_bot:  # fault injection for the worker-crash test only
         _fault_pause(pause)
@@ -548,6 +564,7 @@ def _take_over(
         action=action,
         by_bot=not seat.is_bot,
         before=state,
+        seats=seats,
         deadline=deadline,
     )
     return step.state
@@ -575,11 +592,11 @@ def bot_act(*, match_id: Any, expected_version: int) -> bool:
         return False
     rules = rules_for(match)
     state = rules.from_json(match.state)
-    seats = {s.position: s for s in _seats(match)}
+    seats = _seats(match)
     for position in rules.to_act(state):
         seat = seats[position]
         if seat.is_bot or seat.away:
-            _take_over(match, rules, state, seat, deadline=None)
+            _take_over(match, rules, state, seat, seats=seats, deadline=None)
             return True
     return False
 
@@ -604,8 +621,8 @@ def deadline_expire(
         rules = rules_for(match)
         state = rules.from_json(match.state)
         taken = 0
+        seats = _seats(match)  # kept current by each step's deadline update
         for _ in range(match.seat_count * 2):
-            seats = {s.position: s for s in _seats(match)}
             overdue = [
                 seats[p]
                 for p in rules.to_act(state)
@@ -617,7 +634,7 @@ def deadline_expire(
             seat.timeouts += 1
             seat.away = seat.timeouts >= settings.FIBSERVER["AWAY_AFTER_TIMEOUTS"]
             seat.save(update_fields=["timeouts", "away"])
-            state = _take_over(match, rules, state, seat, deadline=seat.deadline)
+            state = _take_over(match, rules, state, seat, seats=seats, deadline=seat.deadline)
             taken += 1
         return taken
 

@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.services import DISPLAY_NAME_MAX, PASSWORD_MAX, USERNAME_MAX
-from api.rest.parsers import LimitedJSONParser
+from api.rest.parsers import LimitedJSONParser, validated
 from api.rest.serializers import ErrorOut
 from api.rest.serializers_accounts import UserOutSerializer
 
@@ -95,9 +95,8 @@ class GuestCreateView(_PublicView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        data = self.GuestIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        user, token = services.guest_create(display_name=data.validated_data.get("display_name"))
+        data = validated(self.GuestIn, request.data)
+        user, token = services.guest_create(display_name=data.get("display_name"))
         return _token_response(user, token, status_code=status.HTTP_201_CREATED)
 
 
@@ -125,9 +124,8 @@ class RegisterView(_PublicView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        data = self.RegisterIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        user = services.user_register(**data.validated_data)
+        data = validated(self.RegisterIn, request.data)
+        user = services.user_register(**data)
         token = services.token_issue(user=user)
         return _token_response(user, token, status_code=status.HTTP_201_CREATED)
 
@@ -153,9 +151,8 @@ class LoginView(_PublicView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        data = self.LoginIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        user, token = services.user_login(**data.validated_data, request=request._request)
+        data = validated(self.LoginIn, request.data)
+        user, token = services.user_login(**data, request=request._request)
         return _token_response(user, token, status_code=status.HTTP_200_OK)
 
 
@@ -195,9 +192,8 @@ class UpgradeView(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        data = self.UpgradeIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        user = services.guest_upgrade(user=request.user, **data.validated_data)
+        data = validated(self.UpgradeIn, request.data)
+        user = services.guest_upgrade(user=request.user, **data)
         token = services.token_issue(user=user)
         return _token_response(user, token, status_code=status.HTTP_200_OK)
 

@@ -22,7 +22,7 @@ from games import selectors, services
 from games.models import Match
 
 from . import serializers as s
-from .parsers import LimitedJSONParser
+from .parsers import LimitedJSONParser, validated
 
 ERRORS = {code: s.ErrorOut for code in (400, 401, 403, 404, 409, 413, 422, 429)}
 
@@ -121,14 +121,6 @@ class MatchListView(MatchBase):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-def validated(serializer_class: type, data: Any) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise ApiError(400, "invalid", "The body must be a JSON object.")
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
 class MatchDetailView(MatchBase):
     permission_classes = [AllowAny]
 
@@ -140,8 +132,7 @@ class MatchDetailView(MatchBase):
     def get(self, request: Request, match_id: str) -> Response:
         user = user_or_none(request)
         match = selectors.match_get(match_id, user=user)
-        seat = selectors.viewer_seat(match, user, seat_param(request))
-        return with_etag(request, selectors.match_view(match, user, seat))
+        return with_etag(request, selectors.match_view(match, user, seat_param(request)))
 
 
 class LobbyActionView(MatchBase):

@@ -23,6 +23,7 @@ decisions, so the same view and the same bot seed always give the same action.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 
 from ..bots import register_bot
 from ..core import JSON, Action
@@ -95,13 +96,8 @@ def _fallback(view: JSON, rng: random.Random) -> Action:
 # --- Basic ------------------------------------------------------------------------------------
 
 
-class BasicBot:
-    """Simple, sensible rules (level ``basic``)."""
-
-    level = "basic"
-    SKULL_FIRST = 0.3  # chance to place the skull as the first card
-    SKULL_ADD = 0.15  # chance to add the skull later
-    OPEN = 0.45  # chance to open the bidding rather than add, with a clean stack
+class _PhaseBot(ABC):
+    """Dispatch on the phase in the view; subclasses decide each kind of move."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -119,6 +115,30 @@ class BasicBot:
         if phase == "choose_starter":
             return {"type": "choose_starter", "seat": self._starter(view)}
         return _fallback(view, self.rng)
+
+    @abstractmethod
+    def _place(self, view: JSON) -> Action: ...
+
+    @abstractmethod
+    def _turn(self, view: JSON) -> Action: ...
+
+    @abstractmethod
+    def _bid(self, view: JSON) -> Action: ...
+
+    @abstractmethod
+    def _reveal(self, view: JSON) -> Action: ...
+
+    @abstractmethod
+    def _starter(self, view: JSON) -> int: ...
+
+
+class BasicBot(_PhaseBot):
+    """Simple, sensible rules (level ``basic``)."""
+
+    level = "basic"
+    SKULL_FIRST = 0.3  # chance to place the skull as the first card
+    SKULL_ADD = 0.15  # chance to add the skull later
+    OPEN = 0.45  # chance to open the bidding rather than add, with a clean stack
 
     def _card(self, view: JSON, kind: str, skull_chance: float) -> Action:
         spec = _entry(view, kind)
@@ -198,7 +218,7 @@ class BasicBot:
 # --- Strong -----------------------------------------------------------------------------------
 
 
-class StrongBot:
+class StrongBot(_PhaseBot):
     """Reasons about the stacks it cannot see (level ``strong``)."""
 
     level = "strong"
@@ -228,23 +248,6 @@ class StrongBot:
     OPEN = 0.8
     SAFE_OPEN = 0.5
     BLUFF_OPEN = 0.3
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def choose(self, view: JSON) -> Action:
-        phase = view["public"]["phase"]
-        if phase == "prepare":
-            return self._place(view)
-        if phase == "turn":
-            return self._turn(view)
-        if phase == "bid":
-            return self._bid(view)
-        if phase == "reveal":
-            return self._reveal(view)
-        if phase == "choose_starter":
-            return {"type": "choose_starter", "seat": self._starter(view)}
-        return _fallback(view, self.rng)
 
     # -- the model ------------------------------------------------------------------------
 
