@@ -1,12 +1,13 @@
 """Account writers (STYLE.md: services are the only writers).
 
-Every function is keyword-only, typed and atomic. Bad input raises :class:`api.errors.ApiError`
-(the project's one error type) with a 4xx status, never anything that would become a 500:
+Every function is keyword-only, typed and atomic. Bad input raises the project's one error
+type, :class:`fibserver.errors.AppError` (``api.errors`` maps it to HTTP), never anything that
+would become a 500:
 
-- ``400 invalid``             a field is malformed; ``fields`` maps field -> list of messages
-- ``400 invalid_credentials`` login failed (same message whether or not the user exists)
-- ``409 username_taken``      the username is in use (compared case-insensitively)
-- ``409 not_a_guest``         only guest accounts can be upgraded
+- ``invalid`` (Invalid): a field is malformed; ``fields`` maps field -> messages
+- ``invalid_credentials`` (Invalid): login failed, the same whether or not the user exists
+- ``username_taken`` (Conflict): the username is in use (compared case-insensitively)
+- ``not_a_guest`` (Conflict): only guest accounts can be upgraded
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
-from api.errors import ApiError
+from fibserver.errors import AppError, Conflict, Invalid, InvalidCredentials, Unavailable
 
 USERNAME_MIN, USERNAME_MAX = 3, 30
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -40,12 +41,12 @@ PASSWORD_MAX = 256  # validators set no upper bound; hashing megabytes would be 
 LOGIN_FAILED = "Wrong username or password."
 
 
-def _invalid(field: str, *messages: str) -> ApiError:
-    return ApiError(400, "invalid", " ".join(messages), fields={field: list(messages)})
+def _invalid(field: str, *messages: str) -> Invalid:
+    return Invalid(" ".join(messages), fields={field: list(messages)})
 
 
-def _username_taken() -> ApiError:
-    return ApiError(409, "username_taken", "That username is already taken.")
+def _username_taken() -> Conflict:
+    return Conflict("That username is already taken.", code="username_taken")
 
 
 def _clean_username(username: str, *, exclude_pk: int | None = None) -> str:
@@ -114,10 +115,10 @@ def guest_create(*, display_name: str | None = None) -> tuple[User, str]:
         user.set_unusable_password()
         try:
             _save_new(user)
-        except ApiError:  # a 36**10 collision: just draw again
+        except AppError:  # a 36**10 collision: just draw again
             continue
         return user, token_issue(user=user)
-    raise ApiError(503, "unavailable", "Could not create a guest account; try again.")
+    raise Unavailable("Could not create a guest account; try again.")
 
 
 @transaction.atomic
@@ -141,10 +142,10 @@ def user_login(
     answer, and Django's backend spends the same hashing time on each.
     """
     if len(password or "") > PASSWORD_MAX or len(username or "") > 150:
-        raise ApiError(400, "invalid_credentials", LOGIN_FAILED)
+        raise InvalidCredentials(LOGIN_FAILED)
     user = authenticate(request, username=(username or "").strip(), password=password)
     if not isinstance(user, User):
-        raise ApiError(400, "invalid_credentials", LOGIN_FAILED)
+        raise InvalidCredentials(LOGIN_FAILED)
     user.last_login = timezone.now()
     user.save(update_fields=["last_login"])
     return user, token_issue(user=user)
@@ -160,7 +161,7 @@ def guest_upgrade(
     """
     user = User.objects.select_for_update().get(pk=user.pk)  # two upgrades at once: one wins
     if not user.is_guest:
-        raise ApiError(409, "not_a_guest", "Only guest accounts can be upgraded.")
+        raise Conflict("Only guest accounts can be upgraded.", code="not_a_guest")
     user.username = _clean_username(username, exclude_pk=user.pk)
     if display_name is not None:
         user.display_name = _clean_display_name(display_name)

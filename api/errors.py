@@ -1,8 +1,9 @@
-"""One error type, one error shape (STYLE.md).
+"""The one error shape, and the one mapping from application errors to HTTP.
 
-Every API error answers ``{"error": {"code": "...", "message": "...", ...details}}`` with the
-right status. Views raise :class:`ApiError` (or let DRF raise its own exceptions, which the
-handler maps onto the same shape); no 500 should ever come from bad input.
+Every API error answers ``{"error": {"code": "...", "message": "...", ...details}}``. Services,
+selectors and request parsing raise :class:`fibserver.errors.AppError` (which knows nothing of
+HTTP); :data:`HTTP_STATUS` below is the only place that turns a kind of error into a status.
+DRF's own exceptions are mapped onto the same shape; no 500 should ever come from bad input.
 """
 
 from __future__ import annotations
@@ -16,22 +17,36 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.errors import ServiceError
+from fibserver import errors
+
+#: Application error kind -> HTTP status (the most specific class in an error's MRO wins).
+HTTP_STATUS: dict[type[errors.AppError], int] = {
+    errors.Invalid: 400,
+    errors.NotAuthenticated: 401,
+    errors.Forbidden: 403,
+    errors.NotFound: 404,
+    errors.Conflict: 409,
+    errors.TooLarge: 413,
+    errors.Refused: 422,
+    errors.Unavailable: 503,
+}
 
 
-class ApiError(exceptions.APIException):
-    """An error with a stable machine-readable ``code`` and a human-readable message."""
-
-    def __init__(self, status_code: int, code: str, message: str, **details: Any) -> None:
-        super().__init__(detail=message, code=code)
-        self.status_code = status_code
-        self.code = code
-        self.message = message
-        self.details = details
+def http_status(error: errors.AppError) -> int:
+    for kind in type(error).__mro__:
+        if kind in HTTP_STATUS:
+            return HTTP_STATUS[kind]  # type: ignore[index]
+    return 400
 
 
 def error_body(code: str, message: str, **details: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **details}}
+
+
+def app_error_response(error: errors.AppError) -> Response:
+    return Response(
+        error_body(error.code, error.message, **error.details), status=http_status(error)
+    )
 
 
 def _code_for(exc: exceptions.APIException) -> str:
@@ -55,10 +70,8 @@ def _code_for(exc: exceptions.APIException) -> str:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: map every known exception onto the one error shape."""
-    if isinstance(exc, ApiError):
-        return Response(error_body(exc.code, exc.message, **exc.details), status=exc.status_code)
-    if isinstance(exc, ServiceError):
-        return Response(error_body(exc.code, exc.message, **exc.details), status=exc.status)
+    if isinstance(exc, errors.AppError):
+        return app_error_response(exc)
     if isinstance(exc, RequestDataTooBig):
         return Response(
             error_body("payload_too_large", "The request body is too large."),

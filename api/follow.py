@@ -26,11 +26,11 @@ from rest_framework.exceptions import APIException
 
 from api.authentication import BearerTokenAuthentication
 from api.errors import error_body, exception_handler
+from fibserver.errors import AppError
 from games import selectors
-from games.errors import ServiceError
 from games.notify import CHANNEL
 
-from .rest.matches import events_body, events_params, seat_param
+from .rest.matches import events_params, seat_param
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ class Hub:
         import redis.asyncio as aioredis
 
         while True:
-            client = aioredis.Redis.from_url(settings.REDIS_URL)
+            client = aioredis.Redis.from_url(str(settings.REDIS_URL))
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL)
@@ -111,28 +111,18 @@ def _authenticate(request: HttpRequest) -> Any:
     return None
 
 
-def _open(request: HttpRequest, match_id: str) -> tuple[Any, int | None]:
-    user = _authenticate(request)
-    match = selectors.match_get(match_id, user=user)
-    return match, selectors.viewer_seat(match, user, seat_param(request))
-
-
-def _read(match_id: Any, seat: int | None, after: int) -> dict[str, Any]:
-    from games.models import Match
-
-    return events_body(Match.objects.defer("state").get(pk=match_id), seat, after)
-
-
 async def match_events(request: HttpRequest, match_id: str) -> JsonResponse:
     """``GET /api/matches/{id}/events/?after=N&wait=S`` (see the OpenAPI schema)."""
     if request.method != "GET":
         return JsonResponse(error_body("method_not_allowed", "Use GET."), status=405)
     try:
         after, wait = events_params(request)
-        match, seat = await sync_to_async(_open)(request, match_id)
-        body = await sync_to_async(_read)(match.pk, seat, after)
-    except (APIException, ServiceError) as error:
+        seat = seat_param(request)
+        user = await sync_to_async(_authenticate)(request)
+        body = await sync_to_async(selectors.events_page)(match_id, user, after, seat)
+    except (APIException, AppError) as error:
         response = exception_handler(error, {})  # the one error shape of the whole API
+        assert response is not None, "API and application errors always map to a response"
         return JsonResponse(response.data, status=response.status_code)
     if body["events"] or wait <= 0 or body["status"] in ("finished", "aborted"):
         return JsonResponse(body)
@@ -141,13 +131,13 @@ async def match_events(request: HttpRequest, match_id: str) -> JsonResponse:
     use_hub = bool(settings.REDIS_URL) and hasattr(request, "scope")  # ASGI with Redis
     if use_hub:
         hub.ensure_running()
-    key = str(match.pk)
+    key = str(selectors.match_pk(match_id))
     while (remaining := give_up - loop.time()) > 0:
         if use_hub and hub.connected:
             await hub.wait(key, min(remaining, RECHECK_SECONDS))
         else:
             await asyncio.sleep(min(remaining, POLL_SECONDS))
-        body = await sync_to_async(_read)(match.pk, seat, after)
+        body = await sync_to_async(selectors.events_page)(match_id, user, after, seat)
         if body["events"] or body["status"] in ("finished", "aborted"):
             break
     return JsonResponse(body)

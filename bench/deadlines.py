@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
 os.environ.setdefault("FIBSERVER_LIVE_MIN_SECONDS", "1")
-os.environ["FIBSERVER_RUN_TASKS_INLINE"] = "0"
+os.environ["FIBSERVER_TASKS"] = "celery"
 os.environ.setdefault("FIBSERVER_QUEUE", "fibserver-bench")
 
 import django  # noqa: E402
@@ -94,7 +94,7 @@ def main() -> None:
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
         worker.wait(timeout=30)
-    late = sorted((c - d).total_seconds() * 1000 for c, d in rows)
+    late = sorted((c - d).total_seconds() * 1000 for c, d in rows if d is not None)
     q = lambda p: late[min(len(late) - 1, int(p * (len(late) - 1)))]  # noqa: E731
     mean = statistics.fmean(late)
     text = f"""# Deadline lateness

@@ -12,10 +12,14 @@ app.autodiscover_tasks()
 
 
 @app.on_after_finalize.connect
-def _schedule_sweep(sender: Celery, **_: object) -> None:
-    """Beat runs the deadline sweep every second or so (``FIBSERVER["SWEEP_SECONDS"]``)."""
+def _schedule_periodic(sender: Celery, **_: object) -> None:
+    """Beat runs the deadline sweep every second or so (``FIBSERVER["SWEEP_SECONDS"]``) and
+    the purge of expired records every ``FIBSERVER["PURGE_SECONDS"]``."""
     from django.conf import settings
 
     sender.add_periodic_task(
         settings.FIBSERVER["SWEEP_SECONDS"], sender.signature("games.tasks.sweep"), name="sweep"
+    )
+    sender.add_periodic_task(
+        settings.FIBSERVER["PURGE_SECONDS"], sender.signature("games.tasks.purge"), name="purge"
     )

@@ -9,8 +9,10 @@ Everything that differs between a laptop, CI and production comes from the envir
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -166,12 +168,10 @@ SPECTACULAR_SETTINGS = {
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip() or None
 
-# With Redis, tasks go to real workers. Without it (the embedded default), tasks run eagerly
-# in-process; the deadline runner for the embedded mode comes in a later issue.
+# With Redis, tasks go to Celery workers; without it they run on the embedded runner thread
+# (FIBSERVER["TASKS"] below), and Celery is not used at all.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None
-CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
-CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -204,31 +204,42 @@ LOGGING = {
 
 # --- fibserver ---------------------------------------------------------------------------------
 
-FIBSERVER = {
-    # Run bot turns and deadline work in-process instead of on Celery workers: the embedded
-    # default (no Redis) and most tests. With Redis, real workers do it.
-    "RUN_TASKS_INLINE": env_bool("FIBSERVER_RUN_TASKS_INLINE", not REDIS_URL),
-    # Pause before a bot seat acts when tasks run on a real worker (seconds).
-    "BOT_DELAY_SECONDS": float(os.environ.get("FIBSERVER_BOT_DELAY", "0.5")),
-    # After this many consecutive time-outs a human seat is marked away (the bot plays on).
-    "AWAY_AFTER_TIMEOUTS": 3,
-    # The bot level that takes a decision for a human whose deadline passed.
-    "TAKEOVER_BOT_LEVEL": os.environ.get("FIBSERVER_TAKEOVER_BOT_LEVEL", "strong"),
-    # The sweep (Celery beat, or the embedded runner) runs this often (seconds).
-    "SWEEP_SECONDS": float(os.environ.get("FIBSERVER_SWEEP_SECONDS", "1.0")),
-    # A bot turn still waiting after this long is queued again by the sweep (a lost task).
-    "BOT_STALL_SECONDS": float(os.environ.get("FIBSERVER_BOT_STALL_SECONDS", "10")),
-    # Deadlines nearer than this get a precise timer task; later ones are left to the sweep
-    # (a Redis broker re-delivers unacknowledged tasks after its visibility timeout, 1 h).
-    "DEADLINE_TIMER_HORIZON_SECONDS": 15 * 60,
-    # Lowest seconds per decision a live match may ask for.
-    "LIVE_MIN_SECONDS": int(os.environ.get("FIBSERVER_LIVE_MIN_SECONDS", "10")),
-    # Fault injection for the worker-crash test: pause a takeover this long holding the lock
-    # (and touch FAULT_MARKER first). Never set outside tests.
-    "FAULT_TAKEOVER_PAUSE": float(os.environ.get("FIBSERVER_FAULT_TAKEOVER_PAUSE", "0")),
-    "FAULT_MARKER": os.environ.get("FIBSERVER_FAULT_MARKER", ""),
-    # How many recent events a match view carries.
-    "RECENT_EVENTS": 20,
-    # The longest long-poll wait on the events endpoint (seconds).
-    "MAX_WAIT_SECONDS": 30,
-}
+
+def _fibserver_settings() -> dict[str, Any]:
+    return {
+        # Where follow-up work (bot turns, deadline timers, end-of-match work) runs: "celery"
+        # on Celery workers (needs REDIS_URL), "embedded" on the runner thread of the server
+        # process (games/runner.py: the README's one command), "inline" right after the commit
+        # in the calling thread (tests and scripts).
+        "TASKS": os.environ.get("FIBSERVER_TASKS", "celery" if REDIS_URL else "embedded"),
+        # Pause before a bot seat acts, on a Celery worker or the embedded runner (seconds).
+        "BOT_DELAY_SECONDS": float(os.environ.get("FIBSERVER_BOT_DELAY", "0.5")),
+        # After this many consecutive time-outs a human seat is marked away (the bot plays on).
+        "AWAY_AFTER_TIMEOUTS": 3,
+        # The bot level that takes a decision for a human whose deadline passed.
+        "TAKEOVER_BOT_LEVEL": os.environ.get("FIBSERVER_TAKEOVER_BOT_LEVEL", "strong"),
+        # The sweep (Celery beat, or the embedded runner) runs this often (seconds).
+        "SWEEP_SECONDS": float(os.environ.get("FIBSERVER_SWEEP_SECONDS", "1.0")),
+        # A bot turn still waiting after this long is queued again by the sweep (a lost task).
+        "BOT_STALL_SECONDS": float(os.environ.get("FIBSERVER_BOT_STALL_SECONDS", "10")),
+        # Deadlines nearer than this get a precise timer task; later ones are left to the sweep
+        # (a Redis broker re-delivers unacknowledged tasks after its visibility timeout, 1 h).
+        "DEADLINE_TIMER_HORIZON_SECONDS": 15 * 60,
+        # Lowest seconds per decision a live match may ask for.
+        "LIVE_MIN_SECONDS": int(os.environ.get("FIBSERVER_LIVE_MIN_SECONDS", "10")),
+        # Idempotency records are kept this long (seconds), then purged every PURGE_SECONDS.
+        "IDEMPOTENCY_TTL_SECONDS": int(os.environ.get("FIBSERVER_IDEMPOTENCY_TTL", "86400")),
+        "PURGE_SECONDS": float(os.environ.get("FIBSERVER_PURGE_SECONDS", "600")),
+        # How many recent events a match view carries.
+        "RECENT_EVENTS": 20,
+        # The longest long-poll wait on the events endpoint (seconds).
+        "MAX_WAIT_SECONDS": 30,
+    }
+
+
+FIBSERVER = _fibserver_settings()
+
+if FIBSERVER["TASKS"] not in {"celery", "embedded", "inline"}:
+    raise ImproperlyConfigured("FIBSERVER_TASKS must be celery, embedded or inline.")
+if FIBSERVER["TASKS"] == "celery" and not REDIS_URL:
+    raise ImproperlyConfigured("FIBSERVER_TASKS=celery needs REDIS_URL (the Celery broker).")

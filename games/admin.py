@@ -1,8 +1,38 @@
-"""A browsable admin for staff. Engine state and seeds are shown read-only."""
+"""A browsable admin for staff that cannot bypass the services.
 
-from django.contrib import admin
+Staff may look at everything, but nothing that makes up a match — status, version, state,
+seats, visibility, the event log — can be edited or deleted here: only the services change a
+match. Ending a match goes through the one finisher (the "Abort" action calls
+:func:`games.services.match_abort`)."""
 
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from fibserver.errors import AppError
+
+from . import services
 from .models import Career, Event, IdempotencyRecord, Match, Seat
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Viewable, never added, changed or deleted by hand."""
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [f.name for f in self.model._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class SeatInline(admin.TabularInline):
@@ -12,9 +42,15 @@ class SeatInline(admin.TabularInline):
     readonly_fields = fields
     can_delete = False
 
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ReadOnlyAdmin):
     list_display = (
         "id",
         "game",
@@ -27,53 +63,39 @@ class MatchAdmin(admin.ModelAdmin):
     )
     list_filter = ("game", "status", "visibility", "time_control")
     search_fields = ("id", "invite_code")
-    readonly_fields = (
-        "id",
-        "game",
-        "options",
-        "seat_count",
-        "version",
-        "last_seq",
-        "seed",
-        "seed_commitment",
-        "state",
-        "deadline",
-        "placements",
-        "stats",
-        "end_reason",
-        "created_by",
-        "created_at",
-        "started_at",
-        "finished_at",
-    )
     inlines = [SeatInline]
+    actions = ["abort"]
 
-    def has_add_permission(self, request) -> bool:  # matches are created through the API
-        return False
+    def has_abort_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.change_match")
+
+    @admin.action(description="Abort the selected matches (no result)", permissions=["abort"])
+    def abort(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        aborted = 0
+        for match in queryset.only("pk"):
+            try:
+                services.match_abort(match_id=match.pk)
+            except AppError as error:
+                self.message_user(request, f"{match.pk}: {error.message}", messages.WARNING)
+            else:
+                aborted += 1
+        if aborted:
+            self.message_user(request, f"Aborted {aborted} match(es).", messages.SUCCESS)
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(ReadOnlyAdmin):
     list_display = ("match", "seq", "version", "type", "actor", "by_bot", "created_at")
     list_filter = ("type", "by_bot")
     search_fields = ("match__id",)
-    readonly_fields = [f.name for f in Event._meta.fields]
-
-    def has_add_permission(self, request) -> bool:  # the log is append-only, by services
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(admin.ModelAdmin):
+class IdempotencyRecordAdmin(ReadOnlyAdmin):
     list_display = ("user", "key", "match", "status_code", "created_at")
-    readonly_fields = [f.name for f in IdempotencyRecord._meta.fields]
 
 
 @admin.register(Career)
-class CareerAdmin(admin.ModelAdmin):
+class CareerAdmin(ReadOnlyAdmin):
     list_display = ("user", "game", "matches", "wins", "place_sum", "updated_at")
     list_filter = ("game",)
-    readonly_fields = [f.name for f in Career._meta.fields]

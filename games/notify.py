@@ -22,7 +22,7 @@ def _redis() -> Any:
     if _client is None:
         import redis
 
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
+        _client = redis.Redis.from_url(str(settings.REDIS_URL), socket_timeout=2)
     return _client
 
 

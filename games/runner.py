@@ -1,43 +1,73 @@
-"""The embedded runner: deadlines enforced without Redis or Celery (the README's one command).
+"""The embedded runner: bots and deadlines without Redis or Celery (the README's one command).
 
-A daemon thread in the server process calls the same sweep that Celery beat runs in
-production, once a second. Bot turns need no runner in this mode: they are taken in-process
-right after the commit that made them due (``games.tasks.schedule_bots``). Why a thread and
-not an embedded broker: Celery's in-memory broker cannot be shared between processes, and a
-second process would need its own start command; the sweep alone is enough, because every
-deadline is stored in the database.
+A daemon thread in the server process does what Celery workers and beat do in production, with
+the same task functions and the same pacing:
+
+- bot turns queued by the services (``games.services.schedule.local_queue``) run after the bot
+  pause (``FIBSERVER_BOT_DELAY``), one transaction each, so a client sees a bot exhibition
+  unfold, and a player marked away can act between the bot's moves;
+- every ``SWEEP_SECONDS`` the sweep Celery beat runs: overdue deadlines, bot turns left waiting
+  (after a restart the in-memory queue is empty, the sweep refills it) and lost end-of-match
+  work; every ``PURGE_SECONDS`` the purge of expired idempotency records.
+
+Why a thread and not an embedded broker: Celery's in-memory broker cannot be shared between
+processes and a second process would need its own start command; everything the runner needs
+to know is in the database, the queue only saves it from polling.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
+
+from . import tasks
+from .services.schedule import local_queue
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
 _stop = threading.Event()
 
+_TASKS = {"run_bot_turn": tasks.run_bot_turn, "record_results": tasks.record_results}
 
-def _loop() -> None:
-    from django.db import connections
 
-    from .services import deadlines_sweep
-
-    interval = settings.FIBSERVER["SWEEP_SECONDS"]
+def _run(name: str, *args: object) -> None:
     try:
-        while not _stop.is_set():
+        close_old_connections()
+        _TASKS[name](*args)
+    except Exception:  # keep running: the sweep retries whatever this left undone
+        log.exception("embedded runner: %s%r failed", name, args)
+
+
+def _periodic(now: float, due: dict[str, float]) -> None:
+    for name, every, task in (
+        ("sweep", settings.FIBSERVER["SWEEP_SECONDS"], tasks.sweep),
+        ("purge", settings.FIBSERVER["PURGE_SECONDS"], tasks.purge),
+    ):
+        if now >= due.get(name, 0.0):
+            due[name] = now + every
             try:
                 close_old_connections()
-                taken = deadlines_sweep()
-                if taken:
-                    log.info("embedded runner: %d overdue decision(s) taken by bots", taken)
-            except Exception:  # keep sweeping: a failed pass is retried a second later
-                log.exception("embedded runner: sweep failed")
-            _stop.wait(interval)
+                done = task()
+                if done and name == "sweep":
+                    log.info("embedded runner: %d overdue decision(s) taken by bots", done)
+            except Exception:  # a failed pass is retried at the next interval
+                log.exception("embedded runner: %s failed", name)
+
+
+def _loop() -> None:
+    due: dict[str, float] = {}
+    try:
+        while not _stop.is_set():
+            _periodic(time.monotonic(), due)
+            wait = max(0.0, min(due.values()) - time.monotonic())
+            item = local_queue.take(timeout=wait)
+            if item is not None and not _stop.is_set():
+                _run(item[0], *item[1])
     finally:
         connections.close_all()
 
@@ -61,5 +91,7 @@ def stop(timeout: float = 5.0) -> None:
     with _lock:
         thread, _thread = _thread, None
     _stop.set()
+    local_queue.put("__wake__", ())  # wake the thread if it is waiting on the queue
     if thread is not None:
         thread.join(timeout)
+    local_queue.clear()

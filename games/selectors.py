@@ -7,46 +7,63 @@ has ended.
 
 from __future__ import annotations
 
-import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
+
+from accounts.models import User
+from fibserver.errors import Forbidden, NotFound
 
 from .engine import registry
+from .engine.core import redact_event
 from .engine.replay import FORMAT
-from .errors import Forbidden, NotFound
 from .models import Event, Match, Seat
+from .services.common import Caller, MatchId, is_host, match_pk
 
 
-def match_pk(match_id: Any) -> uuid.UUID:
-    """A match id as given by a client; anything that is not one is simply not found."""
-    try:
-        return match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
-    except ValueError:
-        raise NotFound("No such match.") from None
+@contextmanager
+def snapshot() -> Iterator[None]:
+    """Read several tables as of one moment: a match, its seats and its events must never
+    mix versions. On PostgreSQL a REPEATABLE READ transaction (one snapshot for every
+    statement, and it never blocks a writer); SQLite's read transactions are snapshots."""
+    if connection.in_atomic_block:  # already inside a transaction: it decides
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
 
 
-def match_get(match_id: Any, *, user: Any = None) -> Match:
-    """A match the caller may look at; private matches only for their players."""
+def match_get(match_id: MatchId, *, user: Caller = None) -> Match:
+    """A match the caller may look at; private matches only for their players and host."""
     match = Match.objects.filter(pk=match_pk(match_id)).first()
     if match is None:
         raise NotFound("No such match.")
-    if match.visibility == Match.Visibility.PRIVATE and not seats_of(match, user):
+    if (
+        match.visibility == Match.Visibility.PRIVATE
+        and not is_host(match, user)
+        and not seats_of(match, user)
+    ):
         raise NotFound("No such match.")
     return match
 
 
-def seats_of(match: Match, user: Any) -> list[int]:
+def seats_of(match: Match, user: Caller) -> list[int]:
     """The positions the caller holds in ``match`` (two only in Skull's two_tribes)."""
-    if user is None or not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         return []
     return list(
         match.seats.filter(user_id=user.pk).order_by("position").values_list("position", flat=True)
     )
 
 
-def viewer_seat(match: Match, user: Any, requested: int | None = None) -> int | None:
+def viewer_seat(match: Match, user: Caller, requested: int | None = None) -> int | None:
     """Whose eyes the caller sees through: their seat, or ``None`` (a spectator)."""
     state = None
     if match.status == Match.Status.ACTIVE and match.state is not None:
@@ -72,37 +89,58 @@ def _choose_seat(match: Match, mine: list[int], requested: int | None, state: An
 
 
 def event_for_seat(event: Event, seat: int | None) -> dict[str, Any]:
-    """One log row as ``seat`` may see it: the public part, its own private part, and the
-    sequence number (a seat that may not see a part still gets the number: no gaps)."""
+    """One log row as ``seat`` may see it (the engine's one redaction rule), with its sequence
+    number and version: a seat that may not see a part still gets the number, so no gaps."""
     out: dict[str, Any] = {
         "seq": event.seq,
         "version": event.version,
-        "type": event.type,
-        **event.public,
+        **redact_event(event.type, event.public, event.private, seat),
     }
-    if seat is not None:
-        private = event.private.get(str(seat))
-        if private is not None:
-            out["private"] = private
     if event.by_bot:
         out["by_bot"] = True
     return out
 
 
+EVENTS_PAGE = 200
+
+
 def events_after(
-    match: Match, seat: int | None, after: int, limit: int = 200
+    match: Match, seat: int | None, after: int, limit: int = EVENTS_PAGE
 ) -> list[dict[str, Any]]:
     rows = Event.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
     return [event_for_seat(e, seat) for e in rows]
+
+
+def events_page(
+    match_id: MatchId, user: Caller, after: int, seat: int | None = None
+) -> dict[str, Any]:
+    """The caller's events after ``after``, read in one snapshot with the match's version and
+    last sequence number (so a feed never skips or repeats an event). ``more`` says a page was
+    cut short: continue after the last event's ``seq``."""
+    with snapshot():
+        match = match_get(match_id, user=user)
+        viewer = viewer_seat(match, user, seat)
+        events = events_after(match, viewer, after)
+    return {
+        "events": events,
+        "last_seq": match.last_seq,
+        "more": bool(events) and events[-1]["seq"] < match.last_seq,
+        "version": match.version,
+        "status": match.status,
+    }
+
+
+def match_read(match_id: MatchId, user: Caller, seat: int | None = None) -> dict[str, Any]:
+    """The caller's view of a match, every part of it read in one snapshot."""
+    with snapshot():
+        return match_view(match_get(match_id, user=user), user, seat)
 
 
 def _seat_json(seat: Seat) -> dict[str, Any]:
     user = seat.user
     return {
         "position": seat.position,
-        "user": None
-        if user is None
-        else {"id": user.pk, "name": getattr(user, "display_name", "") or user.get_username()},
+        "user": None if user is None else {"id": user.pk, "name": user.public_name},
         "bot_level": seat.bot_level or None,
         "must_act": seat.must_act,
         "deadline": seat.deadline.isoformat() if seat.deadline else None,
@@ -111,14 +149,17 @@ def _seat_json(seat: Seat) -> dict[str, Any]:
     }
 
 
-def match_view(match: Match, user: Any, seat: int | None = None) -> dict[str, Any]:
+def match_view(match: Match, user: Caller, seat: int | None = None) -> dict[str, Any]:
     """The caller's view of a match: everything a client renders, redacted for the caller.
 
     ``seat`` is the caller's choice of seat (two_tribes); by default the one that must act.
     The seats are read once and the engine state parsed once."""
     seats = list(match.seats.select_related("user").order_by("position"))
-    signed_in = getattr(user, "is_authenticated", False)
-    mine = [s.position for s in seats if signed_in and s.user_id == user.pk]
+    mine = [
+        s.position
+        for s in seats
+        if user is not None and user.is_authenticated and s.user_id == user.pk
+    ]
     engine_view = None
     legal: list[Any] = []
     rules = registry.get(match.game)
@@ -182,14 +223,15 @@ def open_matches(*, game: str | None = None) -> QuerySet[Match]:
     return qs.defer("state").order_by("-created_at").prefetch_related("seats")
 
 
-def my_matches(*, user: Any, status: str | None = None) -> QuerySet[Match]:
-    qs = Match.objects.filter(seats__user=user).distinct()
+def my_matches(*, user: User, status: str | None = None) -> QuerySet[Match]:
+    """The matches the caller holds a seat in or created (a bot exhibition they host)."""
+    qs = Match.objects.filter(Q(seats__user=user) | Q(created_by=user)).distinct()
     if status:
         qs = qs.filter(status=status)
     return qs.defer("state").order_by("-created_at").prefetch_related("seats")
 
 
-def my_turns(*, user: Any) -> list[dict[str, Any]]:
+def my_turns(*, user: User) -> list[dict[str, Any]]:
     """The caller's seats that must act, soonest deadline first (no deadline last)."""
     seats = (
         Seat.objects.filter(user=user, must_act=True, match__status=Match.Status.ACTIVE)
@@ -239,6 +281,7 @@ def match_replay(match: Match) -> dict[str, Any]:
         step["chance"] = first.chance or []
         step["events"] = events_json(group)
         steps.append(step)
+    assert match.state is not None, "a finished match has its final state"
     state = rules.from_json(match.state)
     return {
         "format": FORMAT,

@@ -1,27 +1,22 @@
 """Celery tasks: thin, idempotent, version-checked; they fetch by id and call a service.
 
-Two ways work gets done, with the same code:
-- with Redis, Celery workers run these tasks (``acks_late``, lost workers' tasks re-queued),
-  and Celery beat runs :func:`sweep` every second;
-- in the embedded default (no Redis) bot turns run in-process right after the commit that
-  made them due, and a thread in the server process runs :func:`sweep` (``games.runner``).
+The services queue them by name through ``games.services.schedule`` (never importing this
+module), so the dependency runs one way: tasks -> services. Where they run:
+
+- with Redis, on Celery workers (``acks_late``: a lost worker's task is delivered again), and
+  Celery beat runs :func:`sweep` every second and :func:`purge` every few minutes;
+- in the embedded default (no Redis), on the runner thread of the server process
+  (``games.runner``), which calls these same functions;
+- in tests (``FIBSERVER["TASKS"] = "inline"``), right after the commit that queued them.
+
 Either way deadlines live in the database, so nothing a crashed process held is lost.
 """
 
 from __future__ import annotations
 
-import threading
-from datetime import datetime
-from typing import Any
-
 from celery import shared_task
-from django.conf import settings
-from django.utils import timezone
 
 from . import services
-from .models import Match
-
-_local = threading.local()
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -48,43 +43,7 @@ def sweep() -> int:
     return services.deadlines_sweep()
 
 
-def schedule_bots(match_id: Any, version: int) -> None:
-    """Queue the next bot decision of a match (called on commit by the services).
-
-    With a real broker it is a task, after a short pause so humans can follow the table. In
-    the embedded mode the decisions are taken right here, one transaction each, in a loop
-    rather than by recursion."""
-    if not settings.FIBSERVER["RUN_TASKS_INLINE"]:
-        run_bot_turn.apply_async(
-            (str(match_id), version), countdown=settings.FIBSERVER["BOT_DELAY_SECONDS"]
-        )
-        return
-    if getattr(_local, "draining", False):
-        return  # the loop below is already running and will pick this decision up
-    _local.draining = True
-    try:
-        while True:
-            current = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
-            if current is None or not services.bot_act(match_id=match_id, expected_version=current):
-                break
-    finally:
-        _local.draining = False
-
-
-def schedule_deadline(match_id: Any, version: int, deadline: datetime) -> None:
-    """A precise timer for a new deadline, when it is near enough for a broker to hold it
-    (long ``async`` deadlines are left to the sweep). The embedded runner sweeps instead."""
-    if settings.FIBSERVER["RUN_TASKS_INLINE"]:
-        return
-    horizon = settings.FIBSERVER["DEADLINE_TIMER_HORIZON_SECONDS"]
-    if (deadline - timezone.now()).total_seconds() > horizon:
-        return
-    enforce_deadline.apply_async((str(match_id), version), eta=deadline)
-
-
-def schedule_results(match_id: Any) -> None:
-    """Queue the end-of-match work (called on commit by the finisher)."""
-    if settings.FIBSERVER["RUN_TASKS_INLINE"]:
-        services.match_record_results(match_id=match_id)
-    else:
-        record_results.delay(str(match_id))
+@shared_task(acks_late=True, ignore_result=True)
+def purge() -> int:
+    """Beat, every few minutes: expired idempotency records."""
+    return services.idempotency_purge()

@@ -15,5 +15,6 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 @pytest.fixture(autouse=True)
 def _tasks_inline(settings):
-    """Bot turns run in-process in tests; the tests with a real Celery worker turn this off."""
-    settings.FIBSERVER = {**settings.FIBSERVER, "RUN_TASKS_INLINE": True}
+    """Follow-up work runs right after the commit in tests; the tests with a real Celery worker
+    or the embedded runner choose their own mode."""
+    settings.FIBSERVER = {**settings.FIBSERVER, "TASKS": "inline"}

@@ -17,12 +17,12 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from api.errors import ApiError
+from fibserver.errors import Invalid, NotAuthenticated
 from games import selectors, services
 from games.models import Match
 
 from . import serializers as s
-from .parsers import LimitedJSONParser, validated
+from .parsers import LimitedJSONParser, int_param, seconds_param, validated
 
 ERRORS = {code: s.ErrorOut for code in (400, 401, 403, 404, 409, 413, 422, 429)}
 
@@ -50,14 +50,14 @@ def with_etag(request: Request, body: Any) -> Response:
     return response
 
 
+def query_params(request: Any) -> Any:
+    """The query string of a DRF request or a plain Django one (the follower)."""
+    return getattr(request, "query_params", None) or request.GET
+
+
 def seat_param(request: Any) -> int | None:
     """The ``?seat=`` a caller holding two seats (Skull two_tribes) looks or acts through."""
-    raw = getattr(request, "query_params", request.GET).get("seat")
-    if raw is None:
-        return None
-    if not raw.isdigit():
-        raise ApiError(400, "invalid", "'seat' must be a seat number.")
-    return int(raw)
+    return int_param(query_params(request), "seat", None, lo=0)
 
 
 def user_or_none(request: Request) -> Any:
@@ -88,7 +88,7 @@ class MatchListView(MatchBase):
         game = request.query_params.get("game") or None
         if request.query_params.get("mine") in ("1", "true"):
             if not request.user.is_authenticated:
-                raise ApiError(401, "not_authenticated", "Log in to list your matches.")
+                raise NotAuthenticated("Log in to list your matches.")
             qs = selectors.my_matches(user=request.user, status=request.query_params.get("status"))
             if game:
                 qs = qs.filter(game=game)
@@ -116,8 +116,7 @@ class MatchListView(MatchBase):
             bots=data["bots"],
             join=data["join"],
         )
-        match.refresh_from_db()
-        body = selectors.match_view(match, request.user)
+        body = selectors.match_read(match.pk, request.user)
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -131,8 +130,7 @@ class MatchDetailView(MatchBase):
     )
     def get(self, request: Request, match_id: str) -> Response:
         user = user_or_none(request)
-        match = selectors.match_get(match_id, user=user)
-        return with_etag(request, selectors.match_view(match, user, seat_param(request)))
+        return with_etag(request, selectors.match_read(match_id, user, seat_param(request)))
 
 
 class LobbyActionView(MatchBase):
@@ -145,8 +143,7 @@ class LobbyActionView(MatchBase):
     def post(self, request: Request, match_id: str) -> Response:
         data = validated(self.input_class, request.data) if self.input_class else {}
         match = self.change(request, match_id, data)
-        match.refresh_from_db()
-        return Response(selectors.match_view(match, request.user))
+        return Response(selectors.match_read(match.pk, request.user))
 
 
 class JoinView(LobbyActionView):
@@ -215,8 +212,7 @@ class JoinByCodeView(MatchBase):
     def post(self, request: Request) -> Response:
         data = validated(s.JoinByCodeIn, request.data)
         match = services.match_join_by_code(invite_code=data["invite_code"], user=request.user)
-        match.refresh_from_db()
-        return Response(selectors.match_view(match, request.user))
+        return Response(selectors.match_read(match.pk, request.user))
 
 
 IDEMPOTENCY_KEY_MAX = 128
@@ -244,20 +240,16 @@ class ActionView(MatchBase):
     def post(self, request: Request, match_id: str) -> Response:
         body = request.data
         if not isinstance(body, dict):
-            raise ApiError(
-                400, "invalid", 'The body must be a JSON object such as {"type": "call"}.'
-            )
+            raise Invalid('The body must be a JSON object such as {"type": "call"}.')
         action = dict(body)
         expected = action.pop("expected_version", None)
         if expected is not None and (type(expected) is not int or expected < 0):
-            raise ApiError(400, "invalid", "'expected_version' must be a whole number.")
+            raise Invalid("'expected_version' must be a whole number.", field="expected_version")
         if not isinstance(action.get("type"), str):
-            raise ApiError(400, "invalid", 'The action needs a string "type".')
+            raise Invalid('The action needs a string "type".', field="type")
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= IDEMPOTENCY_KEY_MAX:
-            raise ApiError(
-                400, "invalid", f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} characters."
-            )
+            raise Invalid(f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} characters.")
         code, payload = services.action_submit(
             match_id=match_id,
             user=request.user,
@@ -285,31 +277,16 @@ class EventsView(MatchBase):
     )
     def get(self, request: Request, match_id: str) -> Response:
         after, _wait = events_params(request)
-        user = user_or_none(request)
-        match = selectors.match_get(match_id, user=user)
-        seat = selectors.viewer_seat(match, user, seat_param(request))
-        return Response(events_body(match, seat, after))
+        return Response(
+            selectors.events_page(match_id, user_or_none(request), after, seat_param(request))
+        )
 
 
 def events_params(request: Any) -> tuple[int, float]:
-    params = request.query_params if hasattr(request, "query_params") else request.GET
-    after, wait = params.get("after", "0"), params.get("wait", "0")
-    try:
-        after_n, wait_s = int(after), float(wait)
-    except ValueError:
-        raise ApiError(400, "invalid", "'after' and 'wait' must be numbers.") from None
-    if after_n < 0 or not 0 <= wait_s <= settings.FIBSERVER["MAX_WAIT_SECONDS"]:
-        raise ApiError(400, "invalid", "'after' must be >= 0 and 'wait' between 0 and 30.")
-    return after_n, wait_s
-
-
-def events_body(match: Match, seat: int | None, after: int) -> dict[str, Any]:
-    return {
-        "events": selectors.events_after(match, seat, after),
-        "last_seq": match.last_seq,
-        "version": match.version,
-        "status": match.status,
-    }
+    """``after`` (the last sequence number seen) and ``wait`` (seconds of long-poll)."""
+    params = query_params(request)
+    after = int_param(params, "after", 0, lo=0)
+    return after, seconds_param(params, "wait", hi=settings.FIBSERVER["MAX_WAIT_SECONDS"])
 
 
 class MyTurnsView(APIView):

@@ -19,7 +19,7 @@ import hashlib
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .rng import Rng
@@ -152,6 +152,20 @@ def check_action(specs: list[JSON], action: Any) -> None:
 # --- Events and steps -----------------------------------------------------------------
 
 
+def redact_event(
+    event_type: str, public: JSON, private: Mapping[Any, JSON], seat: int | None
+) -> JSON:
+    """The one redaction rule of an event: its type and public part, plus the private part of
+    ``seat`` only (``None``: a spectator, who gets none). ``private`` is keyed by seat, as an
+    int in the engine or as text once stored."""
+    out: JSON = {"type": event_type, **public}
+    if seat is not None:
+        part = private.get(seat, private.get(str(seat)))
+        if part is not None:
+            out["private"] = part
+    return out
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened. ``public`` is seen by everyone; ``private[seat]`` by one seat."""
@@ -162,10 +176,7 @@ class Event:
 
     def for_seat(self, seat: int | None) -> JSON:
         """The event as ``seat`` sees it (``None``: a spectator)."""
-        out: JSON = {"type": self.type, **self.public}
-        if seat is not None and seat in self.private:
-            out["private"] = self.private[seat]
-        return out
+        return redact_event(self.type, self.public, self.private, seat)
 
     def to_json(self) -> JSON:
         return {
@@ -329,6 +340,12 @@ class Rules(ABC, Generic[S]):
         return {}
 
     # Contract ---------------------------------------------------------------------------
+
+    def places(self, seats: int, options: JSON) -> list[list[int]]:
+        """The seats each participant holds, participant by participant: one seat each by
+        default; a game where one person plays several seats (Skull's ``two_tribes``) says
+        which. The lobby fills, compacts and rates by these places."""
+        return [[seat] for seat in range(seats)]
 
     def seat_range(self, options: JSON) -> tuple[int, int]:
         """The allowed seat counts for ``options`` (some options widen the table)."""

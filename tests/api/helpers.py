@@ -9,7 +9,9 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from accounts.services import guest_create
+from games.engine import registry
 from games.engine.bots import random_action
+from games.models import Event, Match
 
 
 class Player:
@@ -53,3 +55,19 @@ def play_to_the_end(
         response = player.act(match_id, {**action, "expected_version": view["version"]})
         assert response.status_code == 200, response.content
     raise AssertionError("the match did not end")
+
+
+def applied_actions(match_id: Any) -> list[Event]:
+    """The first event row of each applied action: one per decision taken."""
+    return list(Event.objects.filter(match_id=match_id).exclude(action=None).order_by("seq"))
+
+
+def replays_to_stored_state(match_id: Any) -> bool:
+    """Re-running the logged actions from the seed gives exactly the stored state."""
+    match = Match.objects.get(pk=match_id)
+    rules = registry.get(match.game)
+    state = rules.new_game(match.seat_count, match.options, match.seed).state
+    for event in applied_actions(match_id):
+        assert event.actor is not None
+        state = rules.apply(state, event.actor, event.action).state
+    return rules.to_json(state) == match.state

@@ -374,12 +374,12 @@ def test_form_encoded_body_is_415_not_500(api_client):
 def test_database_refuses_case_variants_even_past_the_service_check():
     """The race the service's pre-check cannot see: the unique index on lower(username)."""
     from accounts.services import _save_new
-    from api.errors import ApiError
+    from fibserver.errors import Conflict
 
     User.objects.create(username="alice")
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(Conflict) as caught:
         _save_new(User(username="ALICE"))
-    assert caught.value.status_code == 409
+    assert caught.value.code == "username_taken"
     assert User.objects.count() == 1  # and the outer transaction is still usable
 
 

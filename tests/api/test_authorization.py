@@ -75,7 +75,7 @@ ACTIVE_PRIVATE = {
     "events": (200, 200, 404, 404),
     "actions": (200, 403, 404, 401),
     "replay": (404, 404, 404, 404),
-    "join": (404, 404, 404, 401),
+    "join": (409, 409, 404, 401),  # those who can see it learn it has started
     "leave": (409, 409, 404, 401),
 }
 LOBBY_PUBLIC = {

@@ -9,10 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection, connections
 
-from games.engine import registry
-from games.models import Event, Match
+from games.models import Event
 
-from .helpers import Player
+from .helpers import Player, applied_actions, replays_to_stored_state
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -35,19 +34,6 @@ def in_thread(fn):
 def first_legal(view: dict) -> dict:
     entry = view["legal_actions"][0]
     return {"type": entry["type"], **{k: d["one_of"][0] for k, d in entry["params"].items()}}
-
-
-def applied_actions(match_id: str) -> list[Event]:
-    return list(Event.objects.filter(match_id=match_id).exclude(action=None).order_by("seq"))
-
-
-def replays_to_stored_state(match_id: str) -> bool:
-    match = Match.objects.get(pk=match_id)
-    rules = registry.get(match.game)
-    state = rules.new_game(match.seat_count, match.options, match.seed).state
-    for event in applied_actions(match_id):
-        state = rules.apply(state, event.actor, event.action).state
-    return rules.to_json(state) == match.state
 
 
 def test_many_threads_racing_on_one_match_apply_each_accepted_action_exactly_once():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import uuid
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 def bad_actions(view: dict) -> list[dict]:
     """Actions that must be refused: unknown types, unknown parameters, values off the domain."""
-    bad: list[dict] = [{"type": "no_such_action"}, ["not", "an", "object"]]
+    bad: list[Any] = [{"type": "no_such_action"}, ["not", "an", "object"]]
     for entry in view.get("legal_actions", []):
         bad.append({"type": entry["type"], "bogus": 1})
         for name in entry["params"]:
@@ -56,6 +57,7 @@ def twin_of(match: Match, seat: int | None, rng: random.Random) -> Match:
     twin = Match.objects.get(pk=match.pk)
     twin.id = uuid.uuid4()
     twin.invite_code = new_invite_code()
+    assert match.state is not None
     twin.state = rules.to_json(rules.hidden_variant(rules.from_json(match.state), seat, rng))
     twin.save(force_insert=True)
     for s in Seat.objects.filter(match=match):

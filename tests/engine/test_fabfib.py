@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -33,8 +34,8 @@ def rig(
     *,
     holder: int,
     hand: list[int],
-    next_draws: list[int] = (),
-    discard: list[int] = (),
+    next_draws: Sequence[int] = (),
+    discard: Sequence[int] = (),
     phase: str = CLAIM,
     claim: str | None = None,
     accepted: bool = False,

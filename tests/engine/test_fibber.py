@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -36,7 +37,7 @@ def rig(
     *,
     turn: int = 0,
     rank: str | None = "bigfoot",
-    pile: list[str] = (),
+    pile: Sequence[str] = (),
     rest: int | None = None,
 ) -> FibberState:
     """Give seats exactly these cards (by rank name). The remaining cards go to seat ``rest``,

@@ -48,7 +48,7 @@ def test_a_finished_match_adds_to_each_players_career_exactly_once(settings):
 
 def test_the_sweep_requeues_end_of_match_work_a_lost_task_left_undone(monkeypatch):
     queued = []
-    monkeypatch.setattr("games.services._queue_results", queued.append)
+    monkeypatch.setattr("games.services.schedule.results", queued.append)
     user = guest_create()[0]
     match = services.match_create(
         user=user, game="fabfib", seats=3, bots=["random"] * 2, time_control="solo"

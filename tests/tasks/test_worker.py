@@ -18,11 +18,13 @@ from django.conf import settings as django_settings
 from django.db import connection
 
 from accounts.services import guest_create
+from fibserver.errors import Forbidden, StaleVersion
 from games import services
 from games.engine import registry
 from games.engine.replay import verify
 from games.models import Event, Match, Seat
 from games.selectors import match_replay
+from tests.api.helpers import applied_actions, replays_to_stored_state
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,7 +41,8 @@ class Worker:
     """A real worker process (with embedded beat) that can be killed and started again."""
 
     def __init__(self, queue: str, tmp: Path) -> None:
-        self.queue, self.tmp, self.process = queue, tmp, None
+        self.queue, self.tmp = queue, tmp
+        self.process: subprocess.Popen[bytes] | None = None
         db = connection.settings_dict
         host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
         self.env = {
@@ -48,11 +51,12 @@ class Worker:
             "FIBSERVER_QUEUE": queue,
             "FIBSERVER_BOT_DELAY": "0.02",
             "FIBSERVER_SWEEP_SECONDS": "0.5",
-            "FIBSERVER_RUN_TASKS_INLINE": "0",
+            "FIBSERVER_TASKS": "celery",
             "DB_CONN_MAX_AGE": "0",
         }
 
-    def start(self, **extra_env: str) -> None:
+    def start(self, module: str = "celery", **extra_env: str) -> None:
+        """Start the worker: ``python -m celery``, or a test module that wraps it."""
         from fibserver.celery import app
 
         name = f"{self.queue}-{uuid.uuid4().hex[:6]}@localhost"
@@ -60,7 +64,7 @@ class Worker:
             [
                 sys.executable,
                 "-m",
-                "celery",
+                module,
                 "-A",
                 "fibserver",
                 "worker",
@@ -102,7 +106,7 @@ def worker(settings, tmp_path):
     app.conf.task_default_queue = queue
     settings.FIBSERVER = {
         **settings.FIBSERVER,
-        "RUN_TASKS_INLINE": False,
+        "TASKS": "celery",
         "BOT_DELAY_SECONDS": 0.02,
         "LIVE_MIN_SECONDS": 1,
     }
@@ -135,20 +139,6 @@ def wait_for(predicate, seconds: float):
     return predicate()
 
 
-def steps(match: Match) -> list[Event]:
-    """The first event row of each applied action: one per decision taken."""
-    return list(Event.objects.filter(match=match).exclude(action=None).order_by("seq"))
-
-
-def replays(match: Match) -> bool:
-    match.refresh_from_db()
-    rules = registry.get(match.game)
-    state = rules.new_game(match.seat_count, match.options, match.seed).state
-    for event in steps(match):
-        state = rules.apply(state, event.actor, event.action).state
-    return rules.to_json(state) == match.state
-
-
 def test_a_passed_deadline_is_taken_by_a_bot_for_the_player(worker):
     worker.start()
     match, _ = live_match(seconds=2)
@@ -174,7 +164,7 @@ def test_an_all_bot_match_plays_to_the_end_by_itself(worker):
 
 def test_a_worker_killed_mid_takeover_loses_no_deadline_and_applies_nothing_twice(worker):
     marker = worker.tmp / "pausing"
-    worker.start(FIBSERVER_FAULT_TAKEOVER_PAUSE="60", FIBSERVER_FAULT_MARKER=str(marker))
+    worker.start("tests.tasks.faulty_worker", FAULT_TAKEOVER_PAUSE="60", FAULT_MARKER=str(marker))
     match, _ = live_match(seconds=1)
     seat = Seat.objects.get(match=match, must_act=True)
     assert wait_for(marker.exists, 20), "the takeover never started"
@@ -186,9 +176,9 @@ def test_a_worker_killed_mid_takeover_loses_no_deadline_and_applies_nothing_twic
     event = wait_for(lambda: Event.objects.filter(match=match, by_bot=True).first(), 20)
     assert event is not None and event.actor == seat.position
     time.sleep(1.5)  # give any duplicate a chance to show up
-    taken = [e for e in steps(match) if e.by_bot and e.deadline == seat.deadline]
+    taken = [e for e in applied_actions(match.pk) if e.by_bot and e.deadline == seat.deadline]
     assert len(taken) == 1, "the decision was taken exactly once"
-    assert replays(match)
+    assert replays_to_stored_state(match.pk)
 
 
 def test_a_move_at_the_moment_the_deadline_fires_is_applied_exactly_once(worker):
@@ -210,12 +200,12 @@ def test_a_move_at_the_moment_the_deadline_fires_is_applied_exactly_once(worker)
                 expected_version=match.version,
             )
             human = True
-        except (services.StaleVersion, services.Forbidden):
+        except (StaleVersion, Forbidden):
             human = False
         time.sleep(1.0)
-        decided = [e for e in steps(match) if e.version == match.version + 1]
+        decided = [e for e in applied_actions(match.pk) if e.version == match.version + 1]
         assert len(decided) == 1, "one decision, taken once"
         assert decided[0].by_bot is (not human)
         outcomes.append(human)
-        assert replays(match)
+        assert replays_to_stored_state(match.pk)
     assert outcomes[0] is True, "well before the deadline the player's move wins"

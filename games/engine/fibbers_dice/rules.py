@@ -196,18 +196,18 @@ class FibbersDice(Rules[FibbersDiceState]):
                 + ("" if meant in legal else enough)
                 + legal_text
             )
-        meant = S.suggestion(text)
-        if meant is None:
+        suggested = S.suggestion(text)
+        if suggested is None:
             shown = text if len(text) <= 20 else text[:20] + "…"
             return f'There is no "{shown}" in this game.' + legal_text
-        if meant == S.MAX:
+        if suggested == S.MAX:
             why = "2+1 is Max"
-        elif meant.startswith("double"):
+        elif suggested.startswith("double"):
             why = "doubles are not numbers"
         else:
             why = "a roll is read high die first"
-        message = f"There is no {text} in this game ({why}): did you mean {meant}?"
-        if meant not in legal:
+        message = f"There is no {text} in this game ({why}): did you mean {suggested}?"
+        if suggested not in legal:
             message += f" That would not be enough either: announce{higher}."
         if not as_string:
             message += ' Scores are sent as strings, e.g. "62", "double 3s", "max".'

@@ -32,11 +32,18 @@ from .cards import FLOWER, SKULL
 # --- Reading the view -------------------------------------------------------------------------
 
 
-def _entry(view: JSON, kind: str) -> JSON | None:
+def _find_entry(view: JSON, kind: str) -> JSON | None:
     for spec in view["legal_actions"]:
         if spec["type"] == kind:
             return spec
     return None
+
+
+def _entry(view: JSON, kind: str) -> JSON:
+    """The legal-action entry of ``kind``, which the phase guarantees is there."""
+    spec = _find_entry(view, kind)
+    assert spec is not None, f"no {kind!r} among the legal actions"
+    return spec
 
 
 def _safe_count(stack: list[str]) -> int:
@@ -142,7 +149,6 @@ class BasicBot(_PhaseBot):
 
     def _card(self, view: JSON, kind: str, skull_chance: float) -> Action:
         spec = _entry(view, kind)
-        assert spec is not None
         cards = spec["params"]["card"]["one_of"]
         stack = view["private"]["stack"]
         want_skull = SKULL in cards and SKULL not in stack and self.rng.random() < skull_chance
@@ -157,9 +163,8 @@ class BasicBot(_PhaseBot):
         stack = priv["stack"]
         safe = _safe_count(stack)
         spec = _entry(view, "bid")
-        assert spec is not None
         hi = spec["params"]["count"]["range"][1]
-        can_add = _entry(view, "add") is not None
+        can_add = _find_entry(view, "add") is not None
         if not can_add:
             return {"type": "bid", "count": max(1, min(safe, hi))}
         clean = safe == len(stack)
@@ -188,7 +193,6 @@ class BasicBot(_PhaseBot):
 
     def _bid(self, view: JSON) -> Action:
         spec = _entry(view, "bid")
-        assert spec is not None
         lo, hi = spec["params"]["count"]["range"]
         if lo <= self._reachable(view) and lo <= hi:
             return {"type": "bid", "count": lo}
@@ -397,7 +401,6 @@ class StrongBot(_PhaseBot):
 
     def _card(self, view: JSON, kind: str, skull_chance: float) -> Action:
         spec = _entry(view, kind)
-        assert spec is not None
         cards = spec["params"]["card"]["one_of"]
         want_skull = SKULL in cards and self.rng.random() < skull_chance
         card = SKULL if want_skull or FLOWER not in cards else FLOWER
@@ -411,9 +414,8 @@ class StrongBot(_PhaseBot):
         stack = priv["stack"]
         safe = _safe_count(stack)
         spec = _entry(view, "bid")
-        assert spec is not None
         hi = spec["params"]["count"]["range"][1]
-        can_add = _entry(view, "add") is not None
+        can_add = _find_entry(view, "add") is not None
         chances = self._flower_chances(view)
         if not can_add:
             if safe == len(stack):
@@ -446,7 +448,6 @@ class StrongBot(_PhaseBot):
     def _bid(self, view: JSON) -> Action:
         pub, priv = view["public"], view["private"]
         spec = _entry(view, "bid")
-        assert spec is not None
         lo, hi = spec["params"]["count"]["range"]
         chances = self._flower_chances(view)
         stack = priv["stack"]

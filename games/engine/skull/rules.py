@@ -183,13 +183,20 @@ class Skull(Rules[SkullState]):
             if s != state.challenger and state.revealed[s] < len(state.stacks[s])
         ]
 
+    def places(self, seats: int, options: JSON) -> list[list[int]]:
+        """With ``two_tribes`` person i plays seats i and i + n/2, on opposite sides."""
+        if not options.get("two_tribes"):
+            return super().places(seats, options)
+        half = seats // 2
+        return [[person, person + half] for person in range(half)]
+
     def people(self, state: SkullState) -> list[int]:
-        """Seat → person. With ``two_tribes`` seats i and i + n/2 belong to person i;
-        otherwise every seat is its own person."""
-        if not state.options["two_tribes"]:
-            return list(range(state.seats))
-        half = state.seats // 2
-        return [seat % half for seat in range(state.seats)]
+        """Seat → person (the inverse of :meth:`places`)."""
+        owner = [0] * state.seats
+        for person, seats in enumerate(self.places(state.seats, state.options)):
+            for seat in seats:
+                owner[seat] = person
+        return owner
 
     def person_seats(self, state: SkullState, person: int) -> list[int]:
         """The seats person ``person`` plays (two with ``two_tribes``, else one)."""

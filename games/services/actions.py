@@ -1,0 +1,113 @@
+"""A player's move: applied exactly once, in one transaction, or refused with nothing changed.
+
+``expected_version`` guards against acting on a stale view (409) and an ``Idempotency-Key``
+makes a retried request return the stored answer instead of applying twice."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from django.db import IntegrityError, transaction
+
+from accounts.models import User
+from fibserver.errors import (
+    Conflict,
+    Forbidden,
+    IdempotencyKeyReused,
+    IllegalActionError,
+    StaleVersion,
+)
+
+from ..engine.core import IllegalAction, canonical_json
+from ..models import IdempotencyRecord, Match
+from .common import MatchId, engine_state, locked, require_seat, rules_for, seats_of
+from .step import commit_step
+
+#: ``render(match, seat)``: the body answered for an applied action (the caller's new view).
+Render = Callable[[Match, int], dict[str, Any]]
+
+
+def request_hash(match_id: MatchId, action: Any, expected_version: int | None) -> str:
+    text = canonical_json({"match": str(match_id), "action": action, "expected": expected_version})
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@transaction.atomic
+def action_submit(
+    *,
+    match_id: MatchId,
+    user: User,
+    action: Any,
+    expected_version: int | None = None,
+    seat: int | None = None,
+    idempotency_key: str | None = None,
+    render: Render | None = None,
+) -> tuple[int, dict[str, Any]]:
+    """Apply a player's action exactly once. Returns ``(status, body)``; ``render(match, seat)``
+    builds the body (the caller's new view), which is stored for idempotent retries."""
+    match = locked(match_id)
+    digest = request_hash(match_id, action, expected_version) if idempotency_key else ""
+    if idempotency_key:
+        stored = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
+        if stored is not None:
+            if stored.request_hash != digest:
+                raise IdempotencyKeyReused(
+                    "This Idempotency-Key was already used with a different request."
+                )
+            return stored.status_code, orjson.loads(stored.body)
+    seats = seats_of(match)
+    mine = require_seat(match, seats, user, "You have no seat in this match.")
+    if seat is not None:
+        mine = [s for s in mine if s.position == seat]
+        if not mine:
+            raise Forbidden("That seat is not yours.")
+    if match.status != Match.Status.ACTIVE:
+        raise Conflict(f"The match is {match.status}; no actions are taken.", status=match.status)
+    if expected_version is not None and expected_version != match.version:
+        raise StaleVersion(
+            f"The match has moved on: version {match.version}, not {expected_version}.",
+            version=match.version,
+        )
+    rules = rules_for(match)
+    state = engine_state(match, rules)
+    to_act = set(rules.to_act(state))
+    acting = [s for s in mine if s.position in to_act]
+    if not acting:
+        raise Forbidden("It is not your turn to act.")
+    own = acting[0]
+    try:
+        step = rules.apply(state, own.position, action)
+    except IllegalAction as error:
+        raise IllegalActionError(error.reason) from None
+    if own.away or own.timeouts:
+        own.away, own.timeouts = False, 0  # the player is back
+        own.save(update_fields=["away", "timeouts"])
+    commit_step(
+        match,
+        rules,
+        step,
+        actor=own.position,
+        action=action,
+        by_bot=False,
+        before=state,
+        seats=seats,
+    )
+    status, body = 200, (render(match, own.position) if render else {"version": match.version})
+    if idempotency_key:
+        try:
+            with transaction.atomic():
+                IdempotencyRecord.objects.create(
+                    user=user,
+                    key=idempotency_key,
+                    match=match,
+                    request_hash=digest,
+                    status_code=status,
+                    body=orjson.dumps(body).decode(),
+                )
+        except IntegrityError:
+            # The same key was used at the same moment for another match: that one won.
+            raise Conflict("This Idempotency-Key is being used by another request.") from None
+    return status, body

@@ -1,0 +1,101 @@
+"""What every writer shares: the database clock, the match's rules, the row lock and seats."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any, TypeAlias
+
+from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+from django.utils import timezone
+
+from accounts.models import User
+from fibserver.errors import Conflict, Forbidden, NotFound
+
+from ..engine import registry
+from ..engine.core import Rules
+from ..models import Match, Seat
+
+#: A match id as clients and tasks give it: a UUID or its text.
+MatchId: TypeAlias = uuid.UUID | str
+#: Whoever asks: a user, or an anonymous visitor (``None`` or Django's AnonymousUser).
+Caller: TypeAlias = User | AnonymousUser | None
+
+
+def match_pk(match_id: MatchId) -> uuid.UUID:
+    """A match id as given by a client; anything that is not one is simply not found."""
+    try:
+        return match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
+    except ValueError:
+        raise NotFound("No such match.") from None
+
+
+def db_now() -> datetime:
+    """The database's clock: every deadline is set and judged by it, whichever server runs."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT clock_timestamp()")
+            return cursor.fetchone()[0]
+    return timezone.now()
+
+
+def rules_for(match: Match) -> Rules[Any]:
+    return registry.get(match.game)
+
+
+def engine_state(match: Match, rules: Rules[Any]) -> Any:
+    """The engine state of a match that has started."""
+    if match.state is None:
+        raise Conflict("The match has not started.", status=match.status)
+    return rules.from_json(match.state)
+
+
+def locked(match_id: MatchId) -> Match:
+    """The match, its row locked until the transaction ends."""
+    match = Match.objects.select_for_update().filter(pk=match_pk(match_id)).first()
+    if match is None:
+        raise NotFound("No such match.")
+    return match
+
+
+def seats_of(match: Match) -> list[Seat]:
+    """The match's seats in position order, with their users."""
+    return list(match.seats.select_related("user").order_by("position"))
+
+
+def user_seats(seats: Iterable[Seat], user: Caller) -> list[Seat]:
+    """The seats ``user`` holds among ``seats`` (none for a visitor)."""
+    if user is None or not user.is_authenticated:
+        return []
+    return [s for s in seats if s.user_id == user.pk]
+
+
+def is_host(match: Match, user: Caller) -> bool:
+    """The player who created the match: they may see and manage it, seated or not."""
+    return user is not None and user.is_authenticated and match.created_by_id == user.pk
+
+
+def require_seat(match: Match, seats: list[Seat], user: Caller, message: str) -> list[Seat]:
+    """The caller's seats; a private match does not exist for anyone without one (or the
+    host's right to it)."""
+    mine = user_seats(seats, user)
+    if not mine:
+        if match.visibility == Match.Visibility.PRIVATE and not is_host(match, user):
+            raise NotFound("No such match.")
+        raise Forbidden(message)
+    return mine
+
+
+def places_of(match: Match, seats: list[Seat]) -> list[list[Seat]]:
+    """The seats grouped by participant (the game's :meth:`Rules.places`)."""
+    by_position = {s.position: s for s in seats}
+    return [
+        [by_position[p] for p in place]
+        for place in rules_for(match).places(match.seat_count, match.options)
+    ]
+
+
+def bump(match: Match) -> None:
+    match.version += 1

@@ -1,0 +1,253 @@
+"""Before the first move: create a match, join it (by id or invite code), leave it, fill free
+places with bots, start it. Places come from the game (:meth:`Rules.places`): one seat each,
+or two for one person in Skull's ``two_tribes``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from fibserver.errors import Conflict, Forbidden, InvalidOptions, NotFound
+
+from ..engine import registry
+from ..engine.bots import bot_levels
+from ..engine.core import EngineError
+from ..engine.core import InvalidOptions as EngineInvalidOptions
+from ..engine.rng import new_seed, seed_commitment
+from ..models import Match, Seat
+from ..timecontrol import seconds_per_decision
+from .common import (
+    MatchId,
+    bump,
+    is_host,
+    locked,
+    places_of,
+    require_seat,
+    rules_for,
+    seats_of,
+    user_seats,
+)
+from .eventlog import append_events
+from .finisher import match_finish
+from .step import after_change
+
+
+def _check_bot_levels(game: str, levels: list[str]) -> None:
+    known = bot_levels(game)
+    for level in levels:
+        if level not in known:
+            raise InvalidOptions(
+                f"Unknown bot level {level!r}; levels: {', '.join(known)}.", field="bots"
+            )
+
+
+@transaction.atomic
+def match_create(
+    *,
+    user: User,
+    game: str,
+    seats: int,
+    options: dict[str, Any] | None = None,
+    visibility: str = Match.Visibility.PUBLIC,
+    time_control: str = Match.TimeControl.LIVE,
+    decision_seconds: int | None = None,
+    bots: list[str] | None = None,
+    join: bool = True,
+) -> Match:
+    """Create a match in the lobby. The creator (the host) takes the first place unless
+    ``join`` is false (a bot exhibition); ``bots`` fill the next places. Starts when full."""
+    try:
+        rules = registry.get(game)
+    except EngineError as error:
+        raise InvalidOptions(error.reason, field="game") from None
+    try:
+        normalized = rules.normalize_options(seats, dict(options or {}))
+    except EngineInvalidOptions as error:
+        raise InvalidOptions(error.reason, field="options") from None
+    try:
+        lowest = settings.FIBSERVER["LIVE_MIN_SECONDS"] if time_control == "live" else None
+        seconds = seconds_per_decision(time_control, decision_seconds, lowest)
+    except ValueError as error:
+        raise InvalidOptions(str(error), field="time_control") from None
+    bots = list(bots or [])
+    _check_bot_levels(game, bots)
+    slots = rules.places(seats, normalized)
+    humans = 1 if join else 0
+    if humans + len(bots) > len(slots):
+        raise InvalidOptions(
+            f"{len(bots)} bots and {humans} player(s) do not fit {len(slots)} places.",
+            field="bots",
+        )
+    if time_control == Match.TimeControl.SOLO and humans + len(bots) < len(slots):
+        raise InvalidOptions(
+            "A solo match is one player and bots: fill every other seat with bots.", field="bots"
+        )
+    if not join and len(bots) < len(slots):
+        raise InvalidOptions(
+            "A match the creator does not join must be all bots (an exhibition).", field="bots"
+        )
+    match = Match.objects.create(
+        game=game,
+        options=normalized,
+        seat_count=seats,
+        visibility=visibility,
+        time_control=time_control,
+        decision_seconds=seconds,
+        created_by=user,
+        seed="",
+        seed_commitment="",
+    )
+    occupants: list[dict[str, Any]] = ([{"user": user}] if join else []) + [
+        {"bot_level": level} for level in bots
+    ]
+    holder = {
+        position: occupants[index]
+        for index, place in enumerate(slots[: len(occupants)])
+        for position in place
+    }
+    Seat.objects.bulk_create(
+        [Seat(match=match, position=p, **holder.get(p, {})) for p in range(seats)]
+    )
+    if len(occupants) == len(slots):
+        _start(match)
+    match.save()
+    return match
+
+
+def _free_places(match: Match, seats: list[Seat]) -> list[list[Seat]]:
+    return [group for group in places_of(match, seats) if all(s.is_empty for s in group)]
+
+
+@transaction.atomic
+def match_join(*, match_id: MatchId, user: User, invite_code: str | None = None) -> Match:
+    """Take the first free place. A private match needs its invite code."""
+    match = locked(match_id)
+    seats = seats_of(match)
+    mine = user_seats(seats, user)
+    if (
+        match.visibility == Match.Visibility.PRIVATE
+        and invite_code != match.invite_code
+        and not (mine or is_host(match, user))
+    ):
+        raise NotFound("No such match.")  # private matches are not revealed without the code
+    if match.status != Match.Status.LOBBY:
+        raise Conflict("This match has already started.", status=match.status)
+    if mine:
+        raise Conflict("You already have a seat in this match.")
+    free = _free_places(match, seats)
+    if not free:
+        raise Conflict("This match is full.")
+    for seat in free[0]:
+        seat.user = user
+        seat.save(update_fields=["user"])
+    bump(match)
+    if len(free) == 1:
+        _start(match)
+    match.save()
+    return match
+
+
+@transaction.atomic
+def match_join_by_code(*, invite_code: str, user: User) -> Match:
+    match = Match.objects.filter(invite_code=invite_code).only("id").first()
+    if match is None:
+        raise NotFound("No match has this invite code.")
+    return match_join(match_id=match.pk, user=user, invite_code=invite_code)
+
+
+@transaction.atomic
+def match_leave(*, match_id: MatchId, user: User) -> Match:
+    """Give up one's place before the start; a lobby nobody is left in is abandoned."""
+    match = locked(match_id)
+    seats = seats_of(match)
+    mine = require_seat(match, seats, user, "You have no seat in this match.")
+    if match.status != Match.Status.LOBBY:
+        raise Conflict("You can only leave before the match starts.", status=match.status)
+    for seat in mine:
+        seat.user = None
+        seat.save(update_fields=["user"])
+    bump(match)
+    if not any(s.user_id for s in seats if s not in mine):
+        match_finish(match=match, reason="abandoned", aborted=True)
+    match.save()
+    return match
+
+
+def _require_seat_or_host(match: Match, seats: list[Seat], user: User, message: str) -> None:
+    if not is_host(match, user):
+        require_seat(match, seats, user, message)
+
+
+@transaction.atomic
+def match_add_bots(*, match_id: MatchId, user: User, level: str, count: int = 1) -> Match:
+    """Fill ``count`` free places with bots of ``level``; starts the match when it is full."""
+    match = locked(match_id)
+    seats = seats_of(match)
+    _require_seat_or_host(match, seats, user, "Only the host or a seated player can add bots.")
+    if match.status != Match.Status.LOBBY:
+        raise Conflict("Bots can only be added before the match starts.", status=match.status)
+    _check_bot_levels(match.game, [level])
+    free = _free_places(match, seats)
+    if not 1 <= count <= len(free):
+        raise Conflict(f"count must be between 1 and the {len(free)} free place(s).")
+    for group in free[:count]:
+        for seat in group:
+            seat.bot_level = level
+            seat.save(update_fields=["bot_level"])
+    bump(match)
+    if count == len(free):
+        _start(match)
+    match.save()
+    return match
+
+
+@transaction.atomic
+def match_start(*, match_id: MatchId, user: User) -> Match:
+    """The host starts with the places filled so far (empty seats are removed), if the game
+    allows that many seats."""
+    match = locked(match_id)
+    seats = seats_of(match)
+    if not is_host(match, user):
+        require_seat(match, seats, user, "Only the player who created the match can start it.")
+        raise Forbidden("Only the player who created the match can start it.")
+    if match.status != Match.Status.LOBBY:
+        raise Conflict("This match has already started.", status=match.status)
+    rules = rules_for(match)
+    filled = [g for g in places_of(match, seats) if not g[0].is_empty]
+    count = sum(len(g) for g in filled)
+    try:
+        rules.normalize_options(count, dict(match.options))
+    except EngineInvalidOptions as error:
+        raise Conflict(f"Cannot start with {count} seats: {error.reason}") from None
+    # Compact to seats 0..n-1, keeping the order and each participant's places together.
+    new_places = rules.places(count, match.options)
+    moves = [(seat, new_places[k][j]) for k, g in enumerate(filled) for j, seat in enumerate(g)]
+    Seat.objects.filter(match=match, user__isnull=True, bot_level="").delete()
+    for seat, position in moves:
+        if seat.position != position:
+            Seat.objects.filter(pk=seat.pk).update(position=position + 1000)
+    for seat, position in moves:
+        if seat.position != position:
+            Seat.objects.filter(pk=seat.pk).update(position=position)
+    match.seat_count = count
+    _start(match)
+    match.save()
+    return match
+
+
+def _start(match: Match) -> None:
+    """Deal: seed the match, build the first engine state, log the set-up events."""
+    rules = rules_for(match)
+    match.seed = new_seed()
+    match.seed_commitment = seed_commitment(match.seed)
+    step = rules.new_game(match.seat_count, match.options, match.seed)
+    match.status = Match.Status.ACTIVE
+    match.started_at = timezone.now()
+    bump(match)
+    match.state = rules.to_json(step.state)
+    append_events(match, step, actor=None, action=None, by_bot=False)
+    after_change(match, step.state, rules)
