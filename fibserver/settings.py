@@ -101,6 +101,19 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite as a server (the embedded default): WAL lets readers run beside the one writer;
+    # write transactions take the write lock when they begin (IMMEDIATE), so two of them never
+    # deadlock upgrading a read lock (the "database is locked" 500); a busy writer is waited
+    # for up to `timeout` seconds instead of failing.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    # Tests get a file too (one per xdist worker), not the shared-cache in-memory database,
+    # whose table locks fail at once when a second thread (the embedded runner) writes.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

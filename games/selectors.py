@@ -20,7 +20,7 @@ from fibserver.errors import Forbidden, NotFound
 
 from .engine import registry
 from .engine.core import redact_event
-from .engine.replay import FORMAT
+from .engine.replay import FORMAT, result_of
 from .models import Event, Match, Seat
 from .services.common import Caller, MatchId, is_host, match_pk
 
@@ -292,13 +292,20 @@ def match_replay(match: Match) -> dict[str, Any]:
         "seed_commitment": match.seed_commitment,
         "setup": {"chance": setup[0].chance or [], "events": events_json(setup)},
         "steps": steps,
-        "result": {
-            "over": True,
-            "placements": match.placements,
-            "stats": match.stats,
-            "state_digest": rules.state_digest(state),
-        },
+        # Exactly what the engine's re-run gives (``verify`` compares it): the statistics of
+        # every decision, whoever took it.
+        "result": result_of(rules, state),
+        # Who decided: each seat's statistics split into its own decisions and those a bot took
+        # for it after a deadline (the two add up to ``result.stats``).
+        "attribution": [
+            {"stats": own, "bot_stats": bot}
+            for own, bot in zip(match.stats or [], _takeover_stats(match), strict=True)
+        ],
     }
+
+
+def _takeover_stats(match: Match) -> list[dict[str, int]]:
+    return match.takeover_stats or [{} for _ in range(match.seat_count)]
 
 
 def match_stats(match: Match) -> dict[str, Any]:
@@ -306,7 +313,7 @@ def match_stats(match: Match) -> dict[str, Any]:
     if match.status != Match.Status.FINISHED or match.stats is None:
         raise NotFound("Statistics are revealed once the match has finished.")
     seats = list(match.seats.select_related("user").order_by("position"))
-    takeover = match.takeover_stats or [{} for _ in seats]
+    takeover = _takeover_stats(match)
     return {
         "match": str(match.pk),
         "game": match.game,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
@@ -115,3 +116,53 @@ def test_two_hundred_parallel_sends_with_one_idempotency_key_apply_once_and_answ
     ]
     assert len(human_actions) == 1
     assert replays_to_stored_state(match["id"])
+
+
+def test_a_view_and_an_event_page_never_mix_versions_while_moves_land(monkeypatch):
+    """Issue 11.2: every part of a view (match row, seats, recent events) and of an event page
+    comes from one snapshot, even when a move commits between the reads."""
+    from games import selectors
+
+    players = [Player() for _ in range(3)]
+    match = players[0].create(game="fabfib", seats=3)
+    for p in players[1:]:
+        p.post(f"/api/matches/{match['id']}/join/")
+    choose = selectors._choose_seat
+
+    def slow_choose(*args, **kwargs):  # between reading the match and reading its events
+        time.sleep(0.02)
+        return choose(*args, **kwargs)
+
+    monkeypatch.setattr(selectors, "_choose_seat", slow_choose)
+    done = threading.Event()
+
+    @in_thread
+    def mover() -> None:
+        while not done.is_set():
+            for p in players:
+                view = p.view(match["id"])
+                if view["status"] != "active":
+                    return
+                if view["legal_actions"]:
+                    p.act(match["id"], first_legal(view))
+
+    thread = threading.Thread(target=mover)
+    thread.start()
+    mixed = checked = 0
+    try:
+        for _ in range(60):
+            view = selectors.match_read(match["id"], players[0].user)
+            page = selectors.events_page(match["id"], players[0].user, max(0, view["last_seq"] - 5))
+            for body in (view, page):
+                events = body["events"]
+                checked += 1
+                if any(
+                    e["version"] > body["version"] or e["seq"] > body["last_seq"] for e in events
+                ) or (events and events[-1]["seq"] != body["last_seq"] and not body.get("more")):
+                    mixed += 1
+            if view["status"] != "active":
+                break
+    finally:
+        done.set()
+        thread.join(timeout=30)
+    assert checked and mixed == 0, f"{mixed} of {checked} reads mixed versions"

@@ -67,6 +67,38 @@ def test_an_all_bot_exhibition_plays_itself_and_anyone_may_watch(api_client):
     assert verify(api_client.get(f"/api/matches/{match['id']}/replay/").json()) == []
 
 
+def test_the_host_of_a_private_exhibition_sees_and_finds_it_and_nobody_else_does():
+    """Issue 11.3: the creator of a match can always see it, seated or not."""
+    host, outsider = Player(), Player()
+    match = host.create(
+        game="fabfib", seats=3, bots=["random"] * 3, join=False, visibility="private"
+    )
+    for path in ("", "events/", "replay/", "stats/"):
+        assert host.get(f"/api/matches/{match['id']}/{path}").status_code == 200, path
+        assert outsider.get(f"/api/matches/{match['id']}/{path}").status_code == 404, path
+    view = host.view(match["id"])
+    assert view["you"] is None and view["created_by"] == host.user.pk
+    assert match["id"] in [m["id"] for m in host.get("/api/matches/?mine=1").json()["results"]]
+    assert outsider.get("/api/matches/?mine=1").json()["count"] == 0
+
+
+def test_a_long_event_feed_pages_without_skipping_or_repeating():
+    """Pages are cut at 200 events; ``more`` says so and the client continues after the last
+    event it got, never after ``last_seq``."""
+    watcher = Player()
+    match = watcher.create(game="skull", seats=6, bots=["random"] * 6, join=False)
+    seen, after, pages = [], 0, []
+    while True:
+        page = watcher.get(f"/api/matches/{match['id']}/events/?after={after}").json()
+        pages.append(page["more"])
+        seen += [e["seq"] for e in page["events"]]
+        if not page["more"]:
+            break
+        after = page["events"][-1]["seq"]
+    assert len(pages) > 1 and pages[:-1] == [True] * (len(pages) - 1)
+    assert seen == list(range(1, page["last_seq"] + 1))
+
+
 def test_the_lobby_lists_open_public_matches_by_game_and_my_matches():
     a, b = Player(), Player()
     fab = a.create(game="fabfib", seats=3)

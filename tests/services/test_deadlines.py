@@ -3,16 +3,23 @@ tests/tasks/)."""
 
 from __future__ import annotations
 
+import io
+import json
+import random
 import time
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 
 from accounts.services import guest_create
 from fibserver.errors import InvalidOptions
 from games import services
 from games.engine import registry
+from games.engine.bots import random_action
+from games.engine.replay import verify
 from games.models import Event, Match, Seat
+from games.selectors import match_replay
 
 pytestmark = pytest.mark.django_db
 
@@ -158,6 +165,36 @@ def test_decisions_taken_by_bots_are_counted_apart_in_the_statistics():
             assert match.stats[seat][key] + match.takeover_stats[seat].get(key, 0) == total
     assert sum(match.takeover_stats[s].get("claims", 0) for s in range(3)) > 0
     assert all(v == 0 for s in match.stats for v in s.values()), "humans decided nothing"
+
+
+def test_a_match_with_takeovers_verifies_from_its_replay(tmp_path):
+    """Issue 11.1: the replay's result is the engine's; the own/bot split is kept apart."""
+    match, users = live_match(options={"life": 1})
+    rules = registry.get("fabfib")
+    for turn in range(500):
+        match.refresh_from_db()
+        if match.status != "active":
+            break
+        if turn % 2:  # every other decision is the player's own, the rest time out
+            seat = Seat.objects.get(match=match, must_act=True)
+            view = rules.view(rules.from_json(match.state), seat.position)
+            action = random_action(view["legal_actions"], random.Random(turn))
+            services.action_submit(match_id=match.pk, user=users[seat.position], action=action)
+        else:
+            overdue(match)
+            services.deadlines_sweep()
+    match.refresh_from_db()
+    assert match.status == "finished" and Event.objects.filter(match=match, by_bot=True).exists()
+    record = match_replay(match)
+    assert verify(record) == []
+    for seat, split in enumerate(record["attribution"]):
+        for key, total in record["result"]["stats"][seat].items():
+            assert split["stats"].get(key, 0) + split["bot_stats"].get(key, 0) == total
+    path = tmp_path / "takeovers.json"
+    path.write_text(json.dumps(record))
+    out = io.StringIO()
+    call_command("replay", str(path), stdout=out)
+    assert "1 of 1 replays re-ran exactly" in out.getvalue()
 
 
 def test_the_sweep_requeues_a_bot_turn_left_waiting(settings, monkeypatch):
