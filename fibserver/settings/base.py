@@ -1,10 +1,15 @@
-"""Django settings for fibserver.
+"""Django settings shared by every process: ``fibserver.settings`` (the default) is this module.
 
-Everything that differs between a laptop, CI and production comes from the environment:
+Everything that differs between a laptop, CI and production comes from the environment
+(README.md, "Configuration"):
 
 - ``DATABASE_URL``  (default: SQLite file ``db.sqlite3`` beside ``manage.py``)
-- ``REDIS_URL``     (optional; Celery broker/result backend when set)
-- ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CORS_ALLOWED_ORIGINS``
+- ``REDIS_URL``     (optional; Celery broker/result backend, shared cache and pub/sub when set)
+- ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CORS_ALLOWED_ORIGINS``, ``NUM_PROXIES``, ...
+
+The defaults are safe for a bare process (``manage.py``, the tests): no debug, local hosts
+only. ``fibserver.settings.dev`` (``scripts/serve``) turns debugging on; ``fibserver.settings
+.production`` (docker-compose.yml) insists on a real secret key and HTTPS hardening.
 """
 
 import os
@@ -12,7 +17,7 @@ from pathlib import Path
 
 import dj_database_url
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -29,16 +34,20 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
 # --- Core ------------------------------------------------------------------------------------
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY",
-    "django-insecure-dev-only-key-change-me-in-production-0123456789",
-)
+#: For development and tests only; the production settings refuse it (and any weak key).
+DEV_SECRET_KEY = "django-insecure-dev-only-key-change-me-in-production-0123456789"
+SECRET_KEY = os.environ.get("SECRET_KEY") or DEV_SECRET_KEY
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["*"] if DEBUG else [])
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
