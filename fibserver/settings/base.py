@@ -133,6 +133,15 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # Request bodies are small JSON actions; anything bigger is rejected early.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
+# --- Proxies ---------------------------------------------------------------------------------
+
+# Reverse proxies in front of the app whose X-Forwarded-* headers we trust (docker-compose.yml:
+# one, nginx). With none, a client could claim any address or scheme in those headers.
+NUM_PROXIES = env_int("NUM_PROXIES", 0)
+if NUM_PROXIES:
+    # The proxy sets X-Forwarded-Proto to the scheme the client used (deploy/nginx.conf).
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
 # --- CORS ------------------------------------------------------------------------------------
 
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")
@@ -152,16 +161,19 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
-    # Views opt in with `throttle_scope`; keyed by client IP for anonymous callers.
+    # Views opt in with `throttle_scope`; keyed by client IP for anonymous callers. The history
+    # lives in the default cache: Redis when REDIS_URL is set, so every process shares it.
     "DEFAULT_THROTTLE_RATES": {
         "guest": os.environ.get("THROTTLE_GUEST", "30/hour"),
         "register": os.environ.get("THROTTLE_REGISTER", "20/hour"),
         "login": os.environ.get("THROTTLE_LOGIN", "20/min"),
         "actions": os.environ.get("THROTTLE_ACTIONS", "1200/min"),
     },
-    # Trusted reverse proxies in front of the app (DRF uses it to find the client IP for
-    # throttling). Unset: DRF trusts the whole X-Forwarded-For header, which clients can forge.
-    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
+    # How many trusted reverse proxies stand in front of the app: the client's address is the
+    # NUM_PROXIES-th entry of X-Forwarded-For from the right (each proxy appends the address it
+    # saw). 0 (the default) ignores the header and uses REMOTE_ADDR. Never None: DRF would then
+    # trust the whole header, which any client can forge.
+    "NUM_PROXIES": NUM_PROXIES,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -174,6 +186,20 @@ SPECTACULAR_SETTINGS = {
 # --- Redis / Celery --------------------------------------------------------------------------
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip() or None
+
+# The default cache holds DRF's throttle history. With Redis every process (each gunicorn
+# worker, each container) counts against the same budget; without it (the embedded default,
+# one process) local memory is enough. Keys carry a prefix, beside Celery's own keys.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "fibserver",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # With Redis, tasks go to real workers. Without it (the embedded default), tasks run eagerly
 # in-process; the deadline runner for the embedded mode comes in a later issue.
