@@ -266,4 +266,9 @@ FIBSERVER = {
     "RECENT_EVENTS": 20,
     # The longest long-poll wait on the events endpoint (seconds).
     "MAX_WAIT_SECONDS": 30,
+    # Whether the events endpoint honours `wait` under WSGI too. Only the ASGI follower holds
+    # requests cheaply; a gunicorn sync worker that waited would serve nobody else meanwhile,
+    # so WSGI answers at once with what there is. On only for the threaded development server
+    # (fibserver.settings.dev, i.e. scripts/serve), where a waiting request holds one thread.
+    "WSGI_LONG_POLL": env_bool("FIBSERVER_WSGI_LONG_POLL", False),
 }

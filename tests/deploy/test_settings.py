@@ -14,7 +14,7 @@ from .helpers import real_secret_key, run
 
 SHOW = (
     "import importlib, json, sys; s = importlib.import_module(sys.argv[1]); "
-    "print(json.dumps({'debug': s.DEBUG}))"
+    "print(json.dumps({'debug': s.DEBUG, 'wsgi_long_poll': s.FIBSERVER['WSGI_LONG_POLL']}))"
 )
 
 
@@ -25,15 +25,15 @@ def settings_of(module: str, **env: str) -> dict:
 
 
 def test_a_bare_process_is_not_in_debug():
-    assert settings_of("fibserver.settings") == {"debug": False}
+    assert settings_of("fibserver.settings") == {"debug": False, "wsgi_long_poll": False}
 
 
 def test_debug_only_when_asked_for():
     assert settings_of("fibserver.settings", DEBUG="true")["debug"] is True
 
 
-def test_the_development_settings_debug():
-    assert settings_of("fibserver.settings.dev") == {"debug": True}
+def test_the_development_settings_debug_and_may_long_poll():
+    assert settings_of("fibserver.settings.dev") == {"debug": True, "wsgi_long_poll": True}
 
 
 @pytest.mark.parametrize(
