@@ -6,6 +6,7 @@
 - ``ALLOWED_HOSTS`` must be listed (comma-separated); nothing is allowed by default.
 - HTTPS hardening (redirect, HSTS, secure cookies), each switch configurable, all on unless
   ``FIBSERVER_HTTPS=false`` says that the public entry point serves plain HTTP.
+- Static files collected with hashed, compressed names (the Dockerfile runs collectstatic).
 
 ``manage.py check --deploy`` is clean with these settings (tests/deploy/test_settings.py).
 """
@@ -60,3 +61,11 @@ SILENCED_SYSTEM_CHECKS = [
     # so it stays opt-in (SECURE_HSTS_PRELOAD=true) and the warning does not apply by default.
     "security.W021",
 ]
+
+# --- Static files ----------------------------------------------------------------------------
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed names (cached for a year by WhiteNoise) and gzip copies, made by collectstatic.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
