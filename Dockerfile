@@ -5,7 +5,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     UV_COMPILE_BYTECODE=1 \
     UV_LINK_MODE=copy \
     UV_PROJECT_ENVIRONMENT=/opt/venv \
-    PATH="/opt/venv/bin:$PATH"
+    PATH="/opt/venv/bin:$PATH" \
+    DJANGO_SETTINGS_MODULE=fibserver.settings.production
 
 RUN pip install --no-cache-dir uv
 
@@ -16,6 +17,12 @@ COPY pyproject.toml uv.lock ./
 RUN uv sync --frozen --no-dev
 
 COPY . .
+
+# Static files (admin, API docs) into /app/staticfiles, hashed and compressed; WhiteNoise serves
+# them. The production settings insist on a real SECRET_KEY even here: a throwaway one, never
+# stored in the image.
+RUN SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+    python manage.py collectstatic --noinput
 
 RUN useradd --system --no-create-home fibserver
 USER fibserver

@@ -6,8 +6,13 @@ fans the "match changed" messages out to its waiters in-process. Waiters always 
 events table (never trust a message for content), and re-check it every few seconds anyway, so a
 lost message or a Redis outage only delays a follower; no event is ever missed.
 
-Under WSGI (``runserver``, gunicorn) the same view works by polling the database, holding the
-worker while it waits: the reverse proxy routes ``/api/…/events/`` to the ASGI process instead.
+``wait`` is honoured only where waiting is cheap. Under WSGI (gunicorn, and ``runserver``, which
+is WSGI too) the view answers at once with what there is: a gunicorn sync worker that waited
+would serve nobody else meanwhile (5 waiting clients made ``/healthz/`` take 19 s). The one
+exception is the threaded development server of ``scripts/serve``
+(``FIBSERVER["WSGI_LONG_POLL"]``, on in ``fibserver.settings.dev``), where a waiting request holds
+one thread and polls the database. In production the proxy (deploy/nginx.conf) sends
+``/api/matches/<id>/events/`` to the follower, so clients of the one base URL always get the wait.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, JsonResponse
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import APIException
@@ -38,6 +44,11 @@ log = logging.getLogger(__name__)
 RECHECK_SECONDS = 5.0
 #: Without Redis (embedded mode, or under WSGI) waiters poll the database this often.
 POLL_SECONDS = 0.5
+
+
+def may_wait(request: HttpRequest) -> bool:
+    """Whether this server may hold the request: under ASGI, or the development server."""
+    return isinstance(request, ASGIRequest) or bool(settings.FIBSERVER["WSGI_LONG_POLL"])
 
 
 class Hub:
@@ -124,11 +135,13 @@ async def match_events(request: HttpRequest, match_id: str) -> JsonResponse:
         response = exception_handler(error, {})  # the one error shape of the whole API
         assert response is not None, "API and application errors always map to a response"
         return JsonResponse(response.data, status=response.status_code)
+    if not may_wait(request):
+        wait = 0.0
     if body["events"] or wait <= 0 or body["status"] in ("finished", "aborted"):
         return JsonResponse(body)
     loop = asyncio.get_running_loop()
     give_up = loop.time() + wait
-    use_hub = bool(settings.REDIS_URL) and hasattr(request, "scope")  # ASGI with Redis
+    use_hub = bool(settings.REDIS_URL) and isinstance(request, ASGIRequest)  # ASGI with Redis
     if use_hub:
         hub.ensure_running()
     key = str(selectors.match_pk(match_id))

@@ -2,11 +2,14 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
+
+from api.docs import RedocView, SchemaView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("api/schema/", SpectacularAPIView.as_view(urlconf="api.rest.schema_urls"), name="schema"),
+    path("api/schema/", SchemaView.as_view(urlconf="api.rest.schema_urls"), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/redoc/", RedocView.as_view(url_name="schema"), name="redoc"),
     path("", include("api.urls")),
 ]

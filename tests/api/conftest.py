@@ -6,7 +6,7 @@
   ``Authorization: Bearer <token>`` (``keyword="Token"`` for DRF's form).
 
 The cache (which holds DRF's throttle history) is cleared around every test here, so tests
-never see each other's requests.
+never see each other's requests (``clear_cache`` from ``tests/conftest.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -22,10 +21,10 @@ from accounts.services import guest_create
 
 
 @pytest.fixture(autouse=True)
-def _clear_cache() -> Iterator[None]:
-    cache.clear()
+def _clear_cache(clear_cache: Callable[[], None]) -> Iterator[None]:
+    clear_cache()
     yield
-    cache.clear()
+    clear_cache()
 
 
 @pytest.fixture

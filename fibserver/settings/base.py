@@ -1,10 +1,15 @@
-"""Django settings for fibserver.
+"""Django settings shared by every process: ``fibserver.settings`` (the default) is this module.
 
-Everything that differs between a laptop, CI and production comes from the environment:
+Everything that differs between a laptop, CI and production comes from the environment
+(README.md, "Configuration"):
 
 - ``DATABASE_URL``  (default: SQLite file ``db.sqlite3`` beside ``manage.py``)
-- ``REDIS_URL``     (optional; Celery broker/result backend when set)
-- ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CORS_ALLOWED_ORIGINS``
+- ``REDIS_URL``     (optional; Celery broker/result backend, shared cache and pub/sub when set)
+- ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CORS_ALLOWED_ORIGINS``, ``NUM_PROXIES``, ...
+
+The defaults are safe for a bare process (``manage.py``, the tests): no debug, local hosts
+only. ``fibserver.settings.dev`` (``scripts/serve``) turns debugging on; ``fibserver.settings
+.production`` (docker-compose.yml) insists on a real secret key and HTTPS hardening.
 """
 
 import os
@@ -14,7 +19,7 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -31,16 +36,20 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
 # --- Core ------------------------------------------------------------------------------------
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY",
-    "django-insecure-dev-only-key-change-me-in-production-0123456789",
-)
+#: For development and tests only; the production settings refuse it (and any weak key).
+DEV_SECRET_KEY = "django-insecure-dev-only-key-change-me-in-production-0123456789"
+SECRET_KEY = os.environ.get("SECRET_KEY") or DEV_SECRET_KEY
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["*"] if DEBUG else [])
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -48,10 +57,12 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "whitenoise.runserver_nostatic",  # runserver leaves static files to WhiteNoise too
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc assets, served locally
     "corsheaders",
     "accounts",
     "games",
@@ -60,6 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # static files, with DEBUG off too
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -133,11 +145,22 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Served by WhiteNoise from STATIC_ROOT (``manage.py collectstatic``; the Dockerfile runs it),
+# or straight from the apps' static directories while DEBUG is on.
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 # Request bodies are small JSON actions; anything bigger is rejected early.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+
+# --- Proxies ---------------------------------------------------------------------------------
+
+# Reverse proxies in front of the app whose X-Forwarded-* headers we trust (docker-compose.yml:
+# one, nginx). With none, a client could claim any address or scheme in those headers.
+NUM_PROXIES = env_int("NUM_PROXIES", 0)
+if NUM_PROXIES:
+    # The proxy sets X-Forwarded-Proto to the scheme the client used (deploy/nginx.conf).
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # --- CORS ------------------------------------------------------------------------------------
 
@@ -158,16 +181,19 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
-    # Views opt in with `throttle_scope`; keyed by client IP for anonymous callers.
+    # Views opt in with `throttle_scope`; keyed by client IP for anonymous callers. The history
+    # lives in the default cache: Redis when REDIS_URL is set, so every process shares it.
     "DEFAULT_THROTTLE_RATES": {
         "guest": os.environ.get("THROTTLE_GUEST", "30/hour"),
         "register": os.environ.get("THROTTLE_REGISTER", "20/hour"),
         "login": os.environ.get("THROTTLE_LOGIN", "20/min"),
         "actions": os.environ.get("THROTTLE_ACTIONS", "1200/min"),
     },
-    # Trusted reverse proxies in front of the app (DRF uses it to find the client IP for
-    # throttling). Unset: DRF trusts the whole X-Forwarded-For header, which clients can forge.
-    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
+    # How many trusted reverse proxies stand in front of the app: the client's address is the
+    # NUM_PROXIES-th entry of X-Forwarded-For from the right (each proxy appends the address it
+    # saw). 0 (the default) ignores the header and uses REMOTE_ADDR. Never None: DRF would then
+    # trust the whole header, which any client can forge.
+    "NUM_PROXIES": NUM_PROXIES,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -175,11 +201,31 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play Fab Fib, Fibber, Fibber's Dice and Skull.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # /api/docs/ and /api/redoc/ load their assets from this server (drf-spectacular-sidecar),
+    # never from a CDN, and Swagger UI does not send the schema to an online validator.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
 # --- Redis / Celery --------------------------------------------------------------------------
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip() or None
+
+# The default cache holds DRF's throttle history. With Redis every process (each gunicorn
+# worker, each container) counts against the same budget; without it (the embedded default,
+# one process) local memory is enough. Keys carry a prefix, beside Celery's own keys.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "fibserver",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # With Redis, tasks go to Celery workers; without it they run on the embedded runner thread
 # (FIBSERVER["TASKS"] below), and Celery is not used at all.
@@ -247,6 +293,11 @@ def _fibserver_settings() -> dict[str, Any]:
         "RECENT_EVENTS": 20,
         # The longest long-poll wait on the events endpoint (seconds).
         "MAX_WAIT_SECONDS": 30,
+        # Whether the events endpoint honours `wait` under WSGI too. Only the ASGI follower
+        # holds requests cheaply; a gunicorn sync worker that waited would serve nobody else
+        # meanwhile, so WSGI answers at once with what there is. On only for the threaded
+        # development server (fibserver.settings.dev, i.e. scripts/serve).
+        "WSGI_LONG_POLL": env_bool("FIBSERVER_WSGI_LONG_POLL", False),
     }
 
 

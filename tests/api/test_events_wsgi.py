@@ -1,0 +1,143 @@
+"""The events endpoint under WSGI (gunicorn, the test client) never holds a worker.
+
+Only the ASGI follower honours ``wait``; the WSGI twin answers at once with what there is,
+unless ``FIBSERVER["WSGI_LONG_POLL"]`` is on (the embedded development server, threaded)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from accounts.services import guest_create
+from games import services
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def lobby_match():
+    user, token = guest_create()
+    match = services.match_create(user=user, game="fabfib", seats=3)
+    match.refresh_from_db()
+    return match, token
+
+
+@pytest.mark.django_db
+def test_under_wsgi_a_wait_is_answered_at_once(client):
+    match, _ = lobby_match()
+    started = time.monotonic()
+    response = client.get(f"/api/matches/{match.pk}/events/?after={match.last_seq}&wait=5")
+    seconds = time.monotonic() - started
+    assert response.status_code == 200
+    assert response.json()["events"] == []
+    assert seconds < 2.5, f"the WSGI view held the request for {seconds:.1f} s"
+
+
+@pytest.mark.django_db
+def test_under_wsgi_wait_is_still_validated(client):
+    match, _ = lobby_match()
+    response = client.get(f"/api/matches/{match.pk}/events/?wait=99")
+    assert response.status_code == 400
+
+
+@pytest.mark.django_db
+def test_the_embedded_development_server_may_wait(client, settings):
+    settings.FIBSERVER = {**settings.FIBSERVER, "WSGI_LONG_POLL": True}
+    match, _ = lobby_match()
+    started = time.monotonic()
+    response = client.get(f"/api/matches/{match.pk}/events/?after={match.last_seq}&wait=1")
+    assert response.status_code == 200 and response.json()["events"] == []
+    assert time.monotonic() - started >= 0.9
+
+
+# --- A real gunicorn ---------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def get(url: str, timeout: float) -> tuple[int, dict, float]:
+    started = time.monotonic()
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return response.status, json.loads(response.read()), time.monotonic() - started
+
+
+@pytest.fixture
+def gunicorn_url():
+    """``gunicorn fibserver.wsgi`` with 2 sync workers, as in production, on the test database."""
+    db = connection.settings_dict
+    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
+    host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DEBUG", "DJANGO_SETTINGS_MODULE", "FIBSERVER_WSGI_LONG_POLL"}
+    }
+    env.update(
+        DATABASE_URL=f"postgres://{db['USER']}{password}@{host}:{port}/{db['NAME']}",
+        DB_CONN_MAX_AGE="0",
+        DJANGO_SETTINGS_MODULE="fibserver.settings",
+    )
+    bind = f"127.0.0.1:{free_port()}"
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "gunicorn", "fibserver.wsgi:application", "-w", "2"),
+            *("-b", bind, "--timeout", "60", "--log-level", "warning"),
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
+    url = f"http://{bind}"
+    try:
+        for _ in range(300):
+            assert process.poll() is None, "gunicorn exited"
+            try:
+                if get(f"{url}/healthz/", timeout=2)[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("gunicorn did not come up")
+        yield url
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL (CI has it)")
+def test_waiting_followers_cannot_starve_the_api_workers(gunicorn_url):
+    match, _ = lobby_match()
+    url = f"{gunicorn_url}/api/matches/{match.pk}/events/?after={match.last_seq}&wait=20"
+    answers: list[tuple[int, dict, float]] = []
+
+    def follow() -> None:  # anonymous, as a spectator
+        answers.append(get(url, timeout=60))
+
+    followers = [threading.Thread(target=follow) for _ in range(5)]
+    for thread in followers:
+        thread.start()
+    time.sleep(0.5)  # the followers have reached the workers
+    status, body, seconds = get(f"{gunicorn_url}/healthz/", timeout=30)
+    assert status == 200 and body == {"status": "ok"}
+    assert seconds < 5, f"/healthz/ took {seconds:.1f} s behind 5 waiting followers"
+    for thread in followers:
+        thread.join(timeout=60)
+    assert len(answers) == 5
+    for status, body, seconds in answers:
+        assert status == 200 and body["events"] == []
+        assert seconds < 5, f"a follower was held {seconds:.1f} s by a WSGI worker"
