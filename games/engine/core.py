@@ -234,6 +234,20 @@ def competition_ranking(keys: Sequence[Any]) -> list[int]:
     return places
 
 
+def whole_number_option(name: str, value: Any, lo: int, hi: int) -> int:
+    """An option that must be a whole number from ``lo`` to ``hi``, or :class:`InvalidOptions`."""
+    if type(value) is not int or not lo <= value <= hi:
+        raise InvalidOptions(f"'{name}' must be a whole number from {lo} to {hi}.")
+    return value
+
+
+def elimination_placements(seats: int, out: Sequence[Sequence[int]]) -> list[int]:
+    """Placements by reverse order of elimination: ``out`` lists the groups of seats knocked
+    out together, first out first; seats never out are first, a group shares a place."""
+    rank = {seat: -order for order, group in enumerate(out) for seat in group}
+    return competition_ranking([rank.get(seat, -len(out) - 1) for seat in range(seats)])
+
+
 def next_clockwise(seats: int, seat: int, eligible: Any) -> int:
     """The next seat clockwise from ``seat`` for which ``eligible(seat)`` holds ("next" in
     RULES.md always means the next seat still in the game)."""
@@ -340,6 +354,21 @@ class Rules(ABC, Generic[S]):
         return {}
 
     # Contract ---------------------------------------------------------------------------
+
+    def alive(self, state: S, seat: int) -> bool:
+        """Whether ``seat`` is still in the game (games that knock players out say how)."""
+        return True
+
+    def next_alive(self, state: S, seat: int) -> int:
+        """The next seat clockwise from ``seat`` that is still in the game."""
+        return next_clockwise(state.seats, seat, lambda s: self.alive(state, s))
+
+    def refuse_unknown_options(self, options: JSON) -> None:
+        """What is left of ``options`` once the known ones were taken is refused, by name."""
+        if options:
+            raise InvalidOptions(
+                f"Unknown option(s) for {self.name}: {', '.join(sorted(options))}."
+            )
 
     def places(self, seats: int, options: JSON) -> list[list[int]]:
         """The seats each participant holds, participant by participant: one seat each by

@@ -24,6 +24,7 @@ def bot_id(case) -> str:
     return f"{rules.game_id}-{level}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", BOTS, ids=[bot_id(c) for c in BOTS])
 def test_bots_play_whole_matches_without_a_crash_or_an_illegal_action(case):
     rules, level = case

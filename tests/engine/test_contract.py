@@ -127,6 +127,7 @@ def test_replay_records_re_run_exactly_and_tampering_is_found(table):
     assert verify(record) != []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats", [3, 5, 10])
 def test_two_thousand_random_fabfib_matches_end_with_every_invariant_kept(seats):
     summary = simulate(registry.get("fabfib"), matches=2000, seats=seats, seed=f"contract-{seats}")
@@ -134,6 +135,7 @@ def test_two_thousand_random_fabfib_matches_end_with_every_invariant_kept(seats)
     assert summary["finished"] == 2000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "table",
     [t for t in TABLES if t[0].game_id != "fabfib"],

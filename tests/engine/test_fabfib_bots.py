@@ -263,6 +263,7 @@ def test_the_strong_bot_bluffs_low_when_the_claim_is_already_high():
 # --- Whole matches ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_bot_beats_three_random_players(level):
     wins = 0
@@ -276,6 +277,7 @@ def test_a_bot_beats_three_random_players(level):
     assert wins >= matches // 2
 
 
+@pytest.mark.slow
 def test_the_strong_bot_beats_three_basic_bots_more_often_than_its_share():
     wins = 0
     matches = 40

@@ -246,6 +246,7 @@ def test_whole_matches_of_strong_and_basic_bots_end_cleanly(options, seats):
         assert result.finished and not result.errors, result.errors
 
 
+@pytest.mark.slow
 def test_strong_beats_three_basic_bots_more_often_than_its_fair_share():
     """A small sample of the bench (bench/bots.py plays hundreds of matches)."""
     wins = 0.0

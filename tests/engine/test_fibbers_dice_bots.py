@@ -226,6 +226,7 @@ def test_strong_and_basic_are_registered_with_the_game():
     assert {"basic", "strong", "random"} <= set(bot_levels("fibbers_dice"))
 
 
+@pytest.mark.slow
 def test_strong_beats_basic_in_heads_up_play():
     """A small sanity match count: the strong bot must win clearly more than half of heads-up
     matches against the basic bot (the full 4-seat evaluation is bench/bots.py)."""

@@ -29,6 +29,7 @@ from tests.api.helpers import applied_actions, replays_to_stored_state
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
         not django_settings.REDIS_URL or connection.vendor != "postgresql",

@@ -16,14 +16,13 @@ from ..core import (
     Action,
     BaseState,
     Event,
-    InvalidOptions,
     Rules,
-    competition_ranking,
+    elimination_placements,
     entry,
-    next_clockwise,
     one_of,
     redraw_secrets,
     subset_of,
+    whole_number_option,
 )
 from ..rng import Rng
 from . import cards as C
@@ -82,11 +81,8 @@ class FabFib(Rules[FabFibState]):
     def normalize_options(self, seats: int, options: JSON) -> JSON:
         self.check_seats(seats, options)
         life = options.pop("life", START_LIFE)
-        if options:
-            raise InvalidOptions(f"Unknown option(s) for Fab Fib: {', '.join(sorted(options))}.")
-        if type(life) is not int or not 1 <= life <= 30:
-            raise InvalidOptions("'life' must be a whole number from 1 to 30.")
-        return {"life": life}
+        self.refuse_unknown_options(options)
+        return {"life": whole_number_option("life", life, 1, 30)}
 
     def _setup(
         self, seats: int, options: JSON, seed: str, rng: Rng, events: list[Event]
@@ -124,10 +120,6 @@ class FabFib(Rules[FabFibState]):
 
     def alive(self, state: FabFibState, seat: int) -> bool:
         return state.life[seat] > 0
-
-    def next_alive(self, state: FabFibState, seat: int) -> int:
-        """The next seat clockwise from ``seat`` that is still in the game."""
-        return next_clockwise(state.seats, seat, lambda s: self.alive(state, s))
 
     def to_act(self, state: FabFibState) -> list[int]:
         if state.phase == CLAIM:
@@ -369,12 +361,7 @@ class FabFib(Rules[FabFibState]):
 
     def _placements(self, state: FabFibState) -> list[int]:
         # Reverse order of elimination; seats eliminated by one event share a place.
-        rank = {}
-        for order, group in enumerate(state.eliminated):
-            for seat in group:
-                rank[seat] = -order
-        keys = [rank.get(seat, -len(state.eliminated) - 1) for seat in range(state.seats)]
-        return competition_ranking(keys)
+        return elimination_placements(state.seats, state.eliminated)
 
     def stats(self, state: FabFibState) -> list[JSON]:
         return [dict(s) for s in state.stats]

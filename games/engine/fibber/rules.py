@@ -29,6 +29,7 @@ from ..core import (
     entry,
     redraw_secrets,
     subset_of,
+    whole_number_option,
 )
 from ..rng import Rng
 from . import cards as C
@@ -67,14 +68,10 @@ class Fibber(EasyRules, Rules[FibberState]):
         out: JSON = {"variant": variant}
         if variant == STANDARD:
             max_plays = options.pop("max_plays", MAX_PLAYS)
-            lo, hi = MAX_PLAYS_RANGE
-            if type(max_plays) is not int or not lo <= max_plays <= hi:
-                raise InvalidOptions(f"'max_plays' must be a whole number from {lo} to {hi}.")
-            out["max_plays"] = max_plays
+            out["max_plays"] = whole_number_option("max_plays", max_plays, *MAX_PLAYS_RANGE)
         elif "max_plays" in options:
             raise InvalidOptions("'max_plays' applies to the standard rules only.")
-        if options:
-            raise InvalidOptions(f"Unknown option(s) for Fibber: {', '.join(sorted(options))}.")
+        self.refuse_unknown_options(options)
         return out
 
     def _setup(

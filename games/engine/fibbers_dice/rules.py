@@ -18,13 +18,12 @@ from ..core import (
     Action,
     BaseState,
     Event,
-    InvalidOptions,
     Rules,
-    competition_ranking,
+    elimination_placements,
     entry,
-    next_clockwise,
     one_of,
     redraw_secrets,
+    whole_number_option,
 )
 from ..rng import Rng
 from . import scores as S
@@ -87,15 +86,8 @@ class FibbersDice(Rules[FibbersDiceState]):
     def normalize_options(self, seats: int, options: JSON) -> JSON:
         self.check_seats(seats, options)
         points = options.pop("points", default_points(seats))
-        if options:
-            raise InvalidOptions(
-                f"Unknown option(s) for Fibber's Dice: {', '.join(sorted(options))}."
-            )
-        if type(points) is not int or not MIN_POINTS <= points <= MAX_POINTS:
-            raise InvalidOptions(
-                f"'points' must be a whole number from {MIN_POINTS} to {MAX_POINTS}."
-            )
-        return {"points": points}
+        self.refuse_unknown_options(options)
+        return {"points": whole_number_option("points", points, MIN_POINTS, MAX_POINTS)}
 
     def _setup(
         self, seats: int, options: JSON, seed: str, rng: Rng, events: list[Event]
@@ -128,10 +120,6 @@ class FibbersDice(Rules[FibbersDiceState]):
 
     def alive(self, state: FibbersDiceState, seat: int) -> bool:
         return state.points[seat] > 0
-
-    def next_alive(self, state: FibbersDiceState, seat: int) -> int:
-        """The next seat clockwise from ``seat`` that is still in the game."""
-        return next_clockwise(state.seats, seat, lambda s: self.alive(state, s))
 
     def to_act(self, state: FibbersDiceState) -> list[int]:
         return [] if state.phase == OVER else [state.current]
@@ -377,9 +365,7 @@ class FibbersDice(Rules[FibbersDiceState]):
 
     def _placements(self, state: FibbersDiceState) -> list[int]:
         # Reverse order of elimination: the last one out is second, the first one out last.
-        order = {seat: -n for n, seat in enumerate(state.eliminated)}
-        winner_key = -len(state.eliminated) - 1
-        return competition_ranking([order.get(s, winner_key) for s in range(state.seats)])
+        return elimination_placements(state.seats, [[seat] for seat in state.eliminated])
 
     def stats(self, state: FibbersDiceState) -> list[JSON]:
         return [dict(s) for s in state.stats]

@@ -123,8 +123,19 @@ class _PhaseBot(ABC):
             return {"type": "choose_starter", "seat": self._starter(view)}
         return _fallback(view, self.rng)
 
-    @abstractmethod
-    def _place(self, view: JSON) -> Action: ...
+    #: Chance to place the skull as the first card.
+    SKULL_FIRST: float
+
+    def _card(self, view: JSON, kind: str, skull_chance: float) -> Action:
+        """Place or add a card: the skull with ``skull_chance`` while it is in hand (a player
+        owns one), else a flower."""
+        cards = _entry(view, kind)["params"]["card"]["one_of"]
+        want_skull = SKULL in cards and self.rng.random() < skull_chance
+        card = SKULL if want_skull or FLOWER not in cards else FLOWER
+        return {"type": kind, "card": card}
+
+    def _place(self, view: JSON) -> Action:
+        return self._card(view, "place", self.SKULL_FIRST)
 
     @abstractmethod
     def _turn(self, view: JSON) -> Action: ...
@@ -146,17 +157,6 @@ class BasicBot(_PhaseBot):
     SKULL_FIRST = 0.3  # chance to place the skull as the first card
     SKULL_ADD = 0.15  # chance to add the skull later
     OPEN = 0.45  # chance to open the bidding rather than add, with a clean stack
-
-    def _card(self, view: JSON, kind: str, skull_chance: float) -> Action:
-        spec = _entry(view, kind)
-        cards = spec["params"]["card"]["one_of"]
-        stack = view["private"]["stack"]
-        want_skull = SKULL in cards and SKULL not in stack and self.rng.random() < skull_chance
-        card = SKULL if want_skull or FLOWER not in cards else FLOWER
-        return {"type": kind, "card": card}
-
-    def _place(self, view: JSON) -> Action:
-        return self._card(view, "place", self.SKULL_FIRST)
 
     def _turn(self, view: JSON) -> Action:
         pub, priv = view["public"], view["private"]
@@ -398,16 +398,6 @@ class StrongBot(_PhaseBot):
         return self._plan(chances, count - len(stack))[0]
 
     # -- decisions ------------------------------------------------------------------------
-
-    def _card(self, view: JSON, kind: str, skull_chance: float) -> Action:
-        spec = _entry(view, kind)
-        cards = spec["params"]["card"]["one_of"]
-        want_skull = SKULL in cards and self.rng.random() < skull_chance
-        card = SKULL if want_skull or FLOWER not in cards else FLOWER
-        return {"type": kind, "card": card}
-
-    def _place(self, view: JSON) -> Action:
-        return self._card(view, "place", self.SKULL_FIRST)
 
     def _turn(self, view: JSON) -> Action:
         pub, priv = view["public"], view["private"]

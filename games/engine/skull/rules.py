@@ -25,7 +25,6 @@ from ..core import (
     copy_json,
     entry,
     in_range,
-    next_clockwise,
     one_of,
     redraw_secrets,
 )
@@ -105,9 +104,7 @@ class Skull(Rules[SkullState]):
         return (7, 12) if options.get("two_sets") is True else (3, 6)
 
     def normalize_options(self, seats: int, options: JSON) -> JSON:
-        unknown = sorted(set(options) - set(OPTION_KEYS))
-        if unknown:
-            raise InvalidOptions(f"Unknown option(s) for Skull: {', '.join(unknown)}.")
+        self.refuse_unknown_options({k: v for k, v in options.items() if k not in OPTION_KEYS})
         normalized = {key: options.get(key, False) for key in OPTION_KEYS}
         for key, value in normalized.items():
             if type(value) is not bool:
@@ -163,10 +160,6 @@ class Skull(Rules[SkullState]):
 
     def cards_left(self, state: SkullState, seat: int) -> int:
         return len(state.hands[seat]) + len(state.stacks[seat])
-
-    def next_alive(self, state: SkullState, seat: int) -> int:
-        """The next seat clockwise from ``seat`` that is still in the game."""
-        return next_clockwise(state.seats, seat, lambda s: self.alive(state, s))
 
     def on_mats(self, state: SkullState) -> int:
         """Cards on all mats: the highest possible bid."""
