@@ -250,7 +250,7 @@ def elimination_placements(seats: int, out: Sequence[Sequence[int]]) -> list[int
 
 def next_clockwise(seats: int, seat: int, eligible: Any) -> int:
     """The next seat clockwise from ``seat`` for which ``eligible(seat)`` holds ("next" in
-    RULES.md always means the next seat still in the game)."""
+    the rules always means the next seat still in the game, docs/rules.md)."""
     for step in range(1, seats + 1):
         candidate = (seat + step) % seats
         if eligible(candidate):

@@ -1,4 +1,4 @@
-"""Fab Fib, rule by rule (RULES.md, "Fab Fib" and its fine points). D = our decision."""
+"""Fab Fib, rule by rule (docs/rules/fabfib.md). D = our decision."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Fibber, rule by rule (RULES.md, "Fibber" and its fine points), standard and easy rules.
+"""Fibber, rule by rule (docs/rules/fibber.md), standard and easy rules.
 
-D = a product decision of RULES.md; "ours" = a decision of docs/rules/fibber.md.
+D and "ours" = decisions taken where the original rules are silent (all listed in
+docs/rules/fibber.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fibber's Dice, rule by rule (RULES.md, section "Fibber's Dice" and its fine points).
+"""Fibber's Dice, rule by rule (docs/rules/fibbers_dice.md).
 
 Each test is named after the rule or **D** decision it pins down. Dice and the first starter
 are scripted by replacing ``Rng.randbelow`` for the duration of a test, so every situation is

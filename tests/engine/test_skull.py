@@ -1,4 +1,4 @@
-"""Skull, rule by rule (RULES.md, "Skull" and its fine points). D = a product decision.
+"""Skull, rule by rule (docs/rules/skull.md). D = a product decision.
 
 Seats are rigged only where the rules leave a choice to chance that a test must pin down (who
 starts, which cards a player has already lost); everything else is played through ``apply``.

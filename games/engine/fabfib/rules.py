@@ -1,4 +1,4 @@
-"""Fab Fib (RULES.md, section "Fab Fib").
+"""Fab Fib (docs/rules/fabfib.md).
 
 One hand of three cards travels round the table. Its holder declares a claim; the next player
 decides, before looking, to call (reveal; the wrong side takes the cards' skulls as damage) or

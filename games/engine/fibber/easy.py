@@ -1,4 +1,4 @@
-"""Fibber's easy rules (RULES.md, "Easy rules (variant `easy`)" and the Fine points).
+"""Fibber's easy rules (docs/rules/fibber.md, "Easy rules").
 
 Five rounds; each deals all cards evenly and the dealer moves one seat clockwise each round.
 Every play is exactly one card. The starter of a sequence chooses any card and announces any

@@ -1,4 +1,4 @@
-"""Fibber (RULES.md, section "Fibber"): the standard rules and the ``easy`` variant.
+"""Fibber (docs/rules/fibber.md): the standard rules and the ``easy`` variant.
 
 Standard: a player discards one or more cards face down and announces them as the rank the
 Silver Nose marks ("I saw N Ghosts"); the count is public, the cards are not. A play is a fib
@@ -11,7 +11,7 @@ again. A safety end after ``max_plays`` resolved plays (D) keeps matches finite.
 Easy (``{"variant": "easy"}``, see :mod:`.easy`): one card a play, only the next player may
 call, the starter of a sequence chooses the rank, five rounds, lowest total of noses wins.
 
-Decisions beyond RULES.md are listed in ``docs/rules/fibber.md``.
+Every decision taken where the original rules are silent is listed in ``docs/rules/fibber.md``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fibber's Dice (RULES.md, section "Fibber's Dice"; docs/rules/fibbers_dice.md).
+"""Fibber's Dice (docs/rules/fibbers_dice.md).
 
 Every player rolls their own pair of dice, hidden. The starter of a sequence rolls and
 announces any score; the next player decides *before rolling* to believe (roll, then announce a

@@ -7,8 +7,8 @@ A roll of two dice is read high die first. Its score is one of 21, lowest to hig
     max            (the roll 2+1, the highest of all)
 
 Score ids, as sent and shown by the API, are the strings ``"31"`` … ``"65"`` for the
-non-doubles, ``"double 1s"`` … ``"double 6s"`` for the doubles (RULES.md: doubles are not
-numbers, so double 3s is never ``"33"``) and ``"max"`` for 2+1. They compare by their place in
+non-doubles, ``"double 1s"`` … ``"double 6s"`` for the doubles (doubles are not numbers,
+so double 3s is never ``"33"``) and ``"max"`` for 2+1. They compare by their place in
 :data:`SCORES`, never as numbers or strings.
 """
 

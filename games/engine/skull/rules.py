@@ -1,4 +1,4 @@
-"""Skull (RULES.md, section "Skull"; docs/rules/skull.md for the decisions beyond it).
+"""Skull (docs/rules/skull.md, which also lists the decisions taken where the rules are silent).
 
 Every player owns three flowers and a skull. A round: everyone places one card face down at
 once (preparation); then, clockwise from the starter, each player adds a card to their stack or
