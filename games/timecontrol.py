@@ -1,4 +1,4 @@
-"""Time controls: how long a seat has for each decision (PRODUCT.md, "Time control")."""
+"""Time controls: how long a seat has for each decision (README.md, "Deadlines and bots")."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 A bot is any object with ``choose(view) -> action``. The random-legal bot needs no game
 knowledge at all: it picks an entry of ``view["legal_actions"]`` and a value from each domain,
-which PRODUCT.md guarantees is always a legal action.
+which is always a legal action (an action built from the domains of an entry is legal).
 """
 
 from __future__ import annotations

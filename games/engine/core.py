@@ -6,7 +6,7 @@ the events it produced (a public part and per-seat private parts) and the chance
 drew. An illegal action raises :class:`IllegalAction` with a reason derived only from what the
 acting seat may see.
 
-Legal actions are data (PRODUCT.md): a list of entries ``{"type", "label", "params"}`` where
+Legal actions are data: a list of entries ``{"type", "label", "params"}`` where
 each parameter has a domain ``{"one_of": [...]}``, ``{"subset_of": [...], "min": a, "max": b}``
 or ``{"range": [lo, hi]}``. Any action built by choosing a value from every domain of one entry
 is legal, and nothing else is: validation is generic and lives here.

@@ -1,5 +1,5 @@
 """A generic test client: plays any registered game through the REST API using only
-``legal_actions`` (PRODUCT.md: a client can build any legal action without knowing the rules)."""
+``legal_actions`` (a client can build any legal action without knowing the rules)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """No leaks through the API: for two matches that differ only in what seat S cannot see, S's
-view, event feed and error bodies are byte-identical (PRODUCT.md, "Qualities")."""
+view, event feed and error bodies are byte-identical."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""No leaks (PRODUCT.md, "Qualities"): for every game, phase and seat, what a seat receives
+"""No leaks: for every game, phase and seat, what a seat receives
 must not change when only information hidden from that seat changes.
 
 States are reached by random legal play; ``Rules.hidden_variant`` re-draws everything a seat
