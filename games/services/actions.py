@@ -21,8 +21,8 @@ from fibserver.errors import (
     StaleVersion,
 )
 
-from ..engine.core import IllegalAction, canonical_json
-from ..models import IdempotencyRecord, Match
+from ..engine.core import IllegalAction, Rules, canonical_json
+from ..models import IdempotencyRecord, Match, Seat
 from .common import MatchId, engine_state, locked, require_seat, rules_for, seats_of
 from .step import commit_step
 
@@ -51,33 +51,13 @@ def action_submit(
     match = locked(match_id)
     digest = request_hash(match_id, action, expected_version) if idempotency_key else ""
     if idempotency_key:
-        stored = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
+        stored = _stored_answer(user, idempotency_key, digest)
         if stored is not None:
-            if stored.request_hash != digest:
-                raise IdempotencyKeyReused(
-                    "This Idempotency-Key was already used with a different request."
-                )
-            return stored.status_code, orjson.loads(stored.body)
+            return stored
     seats = seats_of(match)
-    mine = require_seat(match, seats, user, "You have no seat in this match.")
-    if seat is not None:
-        mine = [s for s in mine if s.position == seat]
-        if not mine:
-            raise Forbidden("That seat is not yours.")
-    if match.status != Match.Status.ACTIVE:
-        raise Conflict(f"The match is {match.status}; no actions are taken.", status=match.status)
-    if expected_version is not None and expected_version != match.version:
-        raise StaleVersion(
-            f"The match has moved on: version {match.version}, not {expected_version}.",
-            version=match.version,
-        )
     rules = rules_for(match)
-    state = engine_state(match, rules)
-    to_act = set(rules.to_act(state))
-    acting = [s for s in mine if s.position in to_act]
-    if not acting:
-        raise Forbidden("It is not your turn to act.")
-    own = acting[0]
+    state = engine_state(match, rules) if match.status == Match.Status.ACTIVE else None
+    own = _acting_seat(match, seats, user, seat, expected_version, rules, state)
     try:
         step = rules.apply(state, own.position, action)
     except IllegalAction as error:
@@ -95,19 +75,68 @@ def action_submit(
         before=state,
         seats=seats,
     )
-    status, body = 200, (render(match, own.position) if render else {"version": match.version})
+    body = render(match, own.position) if render else {"version": match.version}
     if idempotency_key:
-        try:
-            with transaction.atomic():
-                IdempotencyRecord.objects.create(
-                    user=user,
-                    key=idempotency_key,
-                    match=match,
-                    request_hash=digest,
-                    status_code=status,
-                    body=orjson.dumps(body).decode(),
-                )
-        except IntegrityError:
-            # The same key was used at the same moment for another match: that one won.
-            raise Conflict("This Idempotency-Key is being used by another request.") from None
-    return status, body
+        _store_answer(user, idempotency_key, digest, match, 200, body)
+    return 200, body
+
+
+def _acting_seat(
+    match: Match,
+    seats: list[Seat],
+    user: User,
+    seat: int | None,
+    expected_version: int | None,
+    rules: Rules[Any],
+    state: Any,
+) -> Seat:
+    """The caller's seat that acts now, or the error that says why there is none: no seat
+    (404 for a private match), not that seat, the match not active, a stale version, not the
+    caller's turn — checked in that order, so a refusal never reveals more than a view does."""
+    mine = require_seat(match, seats, user, "You have no seat in this match.")
+    if seat is not None:
+        mine = [s for s in mine if s.position == seat]
+        if not mine:
+            raise Forbidden("That seat is not yours.")
+    if state is None:
+        raise Conflict(f"The match is {match.status}; no actions are taken.", status=match.status)
+    if expected_version is not None and expected_version != match.version:
+        raise StaleVersion(
+            f"The match has moved on: version {match.version}, not {expected_version}.",
+            version=match.version,
+        )
+    to_act = set(rules.to_act(state))
+    acting = [s for s in mine if s.position in to_act]
+    if not acting:
+        raise Forbidden("It is not your turn to act.")
+    return acting[0]
+
+
+def _stored_answer(user: User, key: str, digest: str) -> tuple[int, dict[str, Any]] | None:
+    """The answer already given to this key, if any (for the same request only)."""
+    stored = IdempotencyRecord.objects.filter(user=user, key=key).first()
+    if stored is None:
+        return None
+    if stored.request_hash != digest:
+        raise IdempotencyKeyReused(
+            "This Idempotency-Key was already used with a different request."
+        )
+    return stored.status_code, orjson.loads(stored.body)
+
+
+def _store_answer(
+    user: User, key: str, digest: str, match: Match, status: int, body: dict[str, Any]
+) -> None:
+    try:
+        with transaction.atomic():
+            IdempotencyRecord.objects.create(
+                user=user,
+                key=key,
+                match=match,
+                request_hash=digest,
+                status_code=status,
+                body=orjson.dumps(body).decode(),
+            )
+    except IntegrityError:
+        # The same key was used at the same moment for another match: that one won.
+        raise Conflict("This Idempotency-Key is being used by another request.") from None

@@ -15,7 +15,7 @@ from fibserver.errors import Conflict, Forbidden, InvalidOptions, NotFound
 
 from ..engine import registry
 from ..engine.bots import bot_levels
-from ..engine.core import EngineError
+from ..engine.core import EngineError, Rules
 from ..engine.core import InvalidOptions as EngineInvalidOptions
 from ..engine.rng import new_seed, seed_commitment
 from ..models import Match, Seat
@@ -60,36 +60,10 @@ def match_create(
 ) -> Match:
     """Create a match in the lobby. The creator (the host) takes the first place unless
     ``join`` is false (a bot exhibition); ``bots`` fill the next places. Starts when full."""
-    try:
-        rules = registry.get(game)
-    except EngineError as error:
-        raise InvalidOptions(error.reason, field="game") from None
-    try:
-        normalized = rules.normalize_options(seats, dict(options or {}))
-    except EngineInvalidOptions as error:
-        raise InvalidOptions(error.reason, field="options") from None
-    try:
-        lowest = settings.FIBSERVER["LIVE_MIN_SECONDS"] if time_control == "live" else None
-        seconds = seconds_per_decision(time_control, decision_seconds, lowest)
-    except ValueError as error:
-        raise InvalidOptions(str(error), field="time_control") from None
     bots = list(bots or [])
-    _check_bot_levels(game, bots)
-    slots = rules.places(seats, normalized)
-    humans = 1 if join else 0
-    if humans + len(bots) > len(slots):
-        raise InvalidOptions(
-            f"{len(bots)} bots and {humans} player(s) do not fit {len(slots)} places.",
-            field="bots",
-        )
-    if time_control == Match.TimeControl.SOLO and humans + len(bots) < len(slots):
-        raise InvalidOptions(
-            "A solo match is one player and bots: fill every other seat with bots.", field="bots"
-        )
-    if not join and len(bots) < len(slots):
-        raise InvalidOptions(
-            "A match the creator does not join must be all bots (an exhibition).", field="bots"
-        )
+    rules, normalized, seconds = _check_set_up(
+        game, seats, options, time_control, decision_seconds, bots, join
+    )
     match = Match.objects.create(
         game=game,
         options=normalized,
@@ -104,6 +78,7 @@ def match_create(
     occupants: list[dict[str, Any]] = ([{"user": user}] if join else []) + [
         {"bot_level": level} for level in bots
     ]
+    slots = rules.places(seats, normalized)
     holder = {
         position: occupants[index]
         for index, place in enumerate(slots[: len(occupants)])
@@ -116,6 +91,43 @@ def match_create(
         _start(match)
     match.save()
     return match
+
+
+def _check_set_up(
+    game: str,
+    seats: int,
+    options: dict[str, Any] | None,
+    time_control: str,
+    decision_seconds: int | None,
+    bots: list[str],
+    join: bool,
+) -> tuple[Rules[Any], dict[str, Any], int]:
+    """The game's rules, its normalized options and the seconds per decision of a new match,
+    or :class:`InvalidOptions` saying what the game does not allow."""
+    try:
+        rules = registry.get(game)
+    except EngineError as error:
+        raise InvalidOptions(error.reason, field="game") from None
+    try:
+        normalized = rules.normalize_options(seats, dict(options or {}))
+    except EngineInvalidOptions as error:
+        raise InvalidOptions(error.reason, field="options") from None
+    try:
+        lowest = settings.FIBSERVER["LIVE_MIN_SECONDS"] if time_control == "live" else None
+        seconds = seconds_per_decision(time_control, decision_seconds, lowest)
+    except ValueError as error:
+        raise InvalidOptions(str(error), field="time_control") from None
+    _check_bot_levels(game, bots)
+    places, humans = len(rules.places(seats, normalized)), 1 if join else 0
+    if humans + len(bots) > places:
+        refusal = f"{len(bots)} bots and {humans} player(s) do not fit {places} places."
+    elif time_control == Match.TimeControl.SOLO and humans + len(bots) < places:
+        refusal = "A solo match is one player and bots: fill every other seat with bots."
+    elif not join and len(bots) < places:
+        refusal = "A match the creator does not join must be all bots (an exhibition)."
+    else:
+        return rules, normalized, seconds
+    raise InvalidOptions(refusal, field="bots")
 
 
 def _free_places(match: Match, seats: list[Seat]) -> list[list[Seat]]:
