@@ -91,10 +91,6 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"{self.game} {self.id} ({self.status})"
 
-    @property
-    def is_over(self) -> bool:
-        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
-
 
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")

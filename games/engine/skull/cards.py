@@ -27,12 +27,3 @@ def complement(cards: list[str]) -> list[str]:
     for card in cards:
         rest.remove(card)
     return rest
-
-
-def is_part_of_a_set(cards: list[str]) -> bool:
-    """True when ``cards`` could be (part of) one player's set: ≤ 3 flowers, ≤ 1 skull."""
-    return (
-        all(c in KINDS for c in cards)
-        and cards.count(FLOWER) <= FULL_SET.count(FLOWER)
-        and cards.count(SKULL) <= FULL_SET.count(SKULL)
-    )
