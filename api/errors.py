@@ -4,6 +4,8 @@ Every API error answers ``{"error": {"code": "...", "message": "...", ...details
 selectors and request parsing raise :class:`fibserver.errors.AppError` (which knows nothing of
 HTTP); :data:`HTTP_STATUS` below is the only place that turns a kind of error into a status.
 DRF's own exceptions are mapped onto the same shape; no 500 should ever come from bad input.
+Plain Django views and the middleware (``api.middleware``) answer the same shape with
+:func:`app_error_json`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -45,6 +47,13 @@ def error_body(code: str, message: str, **details: Any) -> dict[str, Any]:
 
 def app_error_response(error: errors.AppError) -> Response:
     return Response(
+        error_body(error.code, error.message, **error.details), status=http_status(error)
+    )
+
+
+def app_error_json(error: errors.AppError) -> JsonResponse:
+    """The same error as :func:`app_error_response`, for plain Django views and middleware."""
+    return JsonResponse(
         error_body(error.code, error.message, **error.details), status=http_status(error)
     )
 
