@@ -1,18 +1,24 @@
-"""Hostile input under ``/api/`` is refused with a clear 4xx in the one JSON error shape.
+"""Everything under ``/api/`` answers hostile input with a clear 4xx in the one JSON error shape.
 
-:class:`InputGuardMiddleware` comes right **after CORS** in ``settings.MIDDLEWARE`` (so its
-refusals carry the CORS headers a browser needs to read them) and refuses, before any view or
-query runs:
+Two middlewares, because they belong at two places in ``settings.MIDDLEWARE``:
 
-- a ``Host`` that ``ALLOWED_HOSTS`` does not allow (400 ``invalid``);
-- NUL or a lone surrogate in the path, a query parameter (name or value) or any header (400
-  ``invalid``): PostgreSQL text cannot hold them (the JSON parser checks bodies the same way,
-  ``api.rest.parsers.check_tree``); more query parameters than
-  ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` (400);
-- a declared ``Content-Length`` over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413) or not a number
-  (400), or both ``Content-Length`` and ``Transfer-Encoding`` (400);
-- a path without its trailing slash that matches nothing (404 ``not_found``, naming the path
-  with the slash when that one exists; never Django's redirect, which drops a POST body).
+- :class:`JsonErrorsMiddleware` comes **first**, so it sees every response, including those made
+  by Django itself before or around a view (its middleware, URL resolution, CSRF, an unhandled
+  exception: HTML pages, in ``DEBUG`` too). An error response under ``/api/`` that is not JSON
+  gets the JSON shape (``api.errors.status_error_json``), keeping its status and headers; a 500
+  says nothing more than "Internal Server Error." (the traceback goes to the log as before).
+- :class:`InputGuardMiddleware` comes right **after CORS** (so its refusals carry the CORS headers
+  a browser needs to read them) and refuses, before any view or query runs:
+
+  - a ``Host`` that ``ALLOWED_HOSTS`` does not allow (400 ``invalid``);
+  - NUL or a lone surrogate in the path, a query parameter (name or value) or any header (400
+    ``invalid``): PostgreSQL text cannot hold them (the JSON parser checks bodies the same way,
+    ``api.rest.parsers.check_tree``); more query parameters than
+    ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` (400);
+  - a declared ``Content-Length`` over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413) or not a number
+    (400), or both ``Content-Length`` and ``Transfer-Encoding`` (400);
+  - a path without its trailing slash that matches nothing (404 ``not_found``, naming the path
+    with the slash when that one exists; never Django's redirect, which drops a POST body).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.urls import Resolver404, resolve
 
-from api.errors import app_error_json
+from api.errors import app_error_json, status_error_json
 from api.rest.parsers import refuse_unstorable, unstorable
 from fibserver.errors import AppError, Invalid, NotFound, TooLarge
 
@@ -36,9 +42,17 @@ API_PREFIX = "/api/"
 #: The request headers, as WSGI names them in ``request.META``.
 _HEADERS = ("HTTP_", "CONTENT_")
 
+#: Headers of the original response that the JSON version must not copy.
+_BODY_HEADERS = {"content-type", "content-length"}
+
 
 def _under_api(request: HttpRequest) -> bool:
     return request.path_info.startswith(API_PREFIX)
+
+
+def _is_json(response: HttpResponseBase) -> bool:
+    media = response.get("Content-Type", "").split(";", 1)[0].strip().lower()
+    return media == "application/json" or media.endswith("+json")
 
 
 class _Hybrid:
@@ -78,6 +92,24 @@ class _Hybrid:
 
     def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         return response
+
+
+class JsonErrorsMiddleware(_Hybrid):
+    """Gives every non-JSON error response under ``/api/`` the one JSON error shape."""
+
+    def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        if response.status_code < 400 or _is_json(response):
+            return response
+        message = None
+        if response.status_code == 404 and getattr(request, "resolver_match", None) is None:
+            message = "There is no API endpoint at this path."
+        shaped = status_error_json(response.status_code, message)
+        for name, value in response.items():
+            if name.lower() not in _BODY_HEADERS:
+                shaped[name] = value
+        shaped.cookies = response.cookies
+        shaped["Content-Length"] = str(len(shaped.content))
+        return shaped
 
 
 class InputGuardMiddleware(_Hybrid):

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "api.middleware.JsonErrorsMiddleware",  # first: every error under /api/ has the JSON shape
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "api.middleware.InputGuardMiddleware",  # hostile input under /api/ refused before any view

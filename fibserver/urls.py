@@ -7,6 +7,11 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(urlconf="api.rest.schema_urls"), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # GET only: DRF's OPTIONS answer cannot be rendered by the page's template renderer (a 500).
+    path(
+        "api/docs/",
+        SpectacularSwaggerView.as_view(url_name="schema", http_method_names=["get", "head"]),
+        name="docs",
+    ),
     path("", include("api.urls")),
 ]

@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls.resolvers import RoutePattern
 from rest_framework.test import APIClient
 
 from accounts.services import guest_create
@@ -105,3 +108,23 @@ def db_fingerprint() -> tuple[int, ...]:
         row = cursor.fetchone()
     assert row is not None
     return tuple(row)
+
+
+def api_routes() -> list[str]:
+    """Every route under ``api/`` in the root URL conf, e.g. ``api/matches/<str:match_id>/``."""
+    routes: list[str] = []
+
+    def walk(patterns: list[Any], prefix: str) -> None:
+        for entry in patterns:
+            if isinstance(entry, URLResolver):
+                walk(entry.url_patterns, prefix + str(entry.pattern))
+            elif isinstance(entry, URLPattern):
+                route = prefix + str(entry.pattern)
+                if route.startswith("api/"):
+                    assert isinstance(entry.pattern, RoutePattern), f"regex route {route}"
+                    routes.append(route)
+                else:
+                    assert not re.match(r"\^?api/", route), f"regex route {route}: handle it"
+
+    walk(get_resolver().url_patterns, "")
+    return sorted(set(routes))
