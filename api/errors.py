@@ -30,6 +30,7 @@ HTTP_STATUS: dict[type[errors.AppError], int] = {
     errors.Forbidden: 403,
     errors.NotFound: 404,
     errors.Conflict: 409,
+    errors.LengthRequired: 411,
     errors.TooLarge: 413,
     errors.Refused: 422,
     errors.Unavailable: 503,

@@ -19,23 +19,31 @@ Two middlewares, because they belong at two places in ``settings.MIDDLEWARE``:
     (400), or both ``Content-Length`` and ``Transfer-Encoding`` (400);
   - a path without its trailing slash that matches nothing (404 ``not_found``, naming the path
     with the slash when that one exists; never Django's redirect, which drops a POST body).
+
+  A ``Transfer-Encoding: chunked`` body is **read** when the server hands the application the
+  decoded body and says where it ends (gunicorn and other servers set ``wsgi.input_terminated``;
+  under ASGI the body is always complete), up to ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413 beyond);
+  a server that does not (``runserver``, plain wsgiref) leaves its length unknown: 411
+  ``length_required``, send a ``Content-Length``.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.core.exceptions import DisallowedHost, TooManyFieldsSent
+from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.urls import Resolver404, resolve
 
 from api.errors import app_error_json, status_error_json
 from api.rest.parsers import refuse_unstorable, unstorable
-from fibserver.errors import AppError, Invalid, NotFound, TooLarge
+from fibserver.errors import AppError, Invalid, LengthRequired, NotFound, TooLarge
 
 API_PREFIX = "/api/"
 
@@ -157,6 +165,36 @@ class InputGuardMiddleware(_Hybrid):
                 raise Invalid("Content-Length must be a number of bytes.")
             if limit is not None and int(declared) > limit:
                 raise TooLarge(f"The request body exceeds {limit} bytes.")
+        elif chunked:
+            self.read_chunked(request, chunked, limit)
+
+    def read_chunked(self, request: HttpRequest, coding: str, limit: int | None) -> None:
+        """Read a chunked body where the server has decoded it and marks its end; then the
+        request looks like one sent with a ``Content-Length`` to everything after us."""
+        source: Any
+        if isinstance(request, ASGIRequest):
+            source = request._stream  # the complete body, read by Django's ASGI handler
+        elif request.META.get("wsgi.input_terminated"):
+            source = request.META["wsgi.input"]
+        else:
+            source = None
+        if source is None or coding.split(",")[-1].strip().lower() != "chunked":
+            raise LengthRequired(
+                "This server cannot read a body without its length: send a Content-Length."
+            )
+        most = limit if limit is not None else 2**62
+        chunks: list[bytes] = []
+        size = 0
+        while size <= most:
+            chunk = source.read(most + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > most:
+            raise TooLarge(f"The request body exceeds {limit} bytes.")
+        request._stream = io.BytesIO(b"".join(chunks))  # type: ignore[attr-defined]
+        request.META["CONTENT_LENGTH"] = str(size)
 
     def check_route(self, path: str) -> None:
         try:
