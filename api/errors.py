@@ -4,15 +4,19 @@ Every API error answers ``{"error": {"code": "...", "message": "...", ...details
 selectors and request parsing raise :class:`fibserver.errors.AppError` (which knows nothing of
 HTTP); :data:`HTTP_STATUS` below is the only place that turns a kind of error into a status.
 DRF's own exceptions are mapped onto the same shape; no 500 should ever come from bad input.
+Plain Django views and the middleware (``api.middleware``) answer the same shape with
+:func:`app_error_json` and :func:`status_error_json`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from http import HTTPStatus
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -26,6 +30,7 @@ HTTP_STATUS: dict[type[errors.AppError], int] = {
     errors.Forbidden: 403,
     errors.NotFound: 404,
     errors.Conflict: 409,
+    errors.LengthRequired: 411,
     errors.TooLarge: 413,
     errors.Refused: 422,
     errors.Unavailable: 503,
@@ -47,6 +52,53 @@ def app_error_response(error: errors.AppError) -> Response:
     return Response(
         error_body(error.code, error.message, **error.details), status=http_status(error)
     )
+
+
+def app_error_json(error: errors.AppError) -> JsonResponse:
+    """The same error as :func:`app_error_response`, for plain Django views and middleware."""
+    return JsonResponse(
+        error_body(error.code, error.message, **error.details), status=http_status(error)
+    )
+
+
+#: The code of a response known only by its status: one that Django (its middleware, URL
+#: resolution, an unhandled exception) made outside the API's own error handling.
+STATUS_CODE: dict[int, str] = {
+    400: "invalid",
+    401: "not_authenticated",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "conflict",
+    411: "length_required",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "refused",
+    429: "throttled",
+    503: "unavailable",
+}
+
+
+def status_error_json(status_code: int, message: str | None = None) -> JsonResponse:
+    """The one error shape for a bare HTTP status (``server_error`` for any other 5xx)."""
+    code = STATUS_CODE.get(status_code, "server_error" if status_code >= 500 else "error")
+    if message is None:
+        try:
+            message = HTTPStatus(status_code).phrase + "."
+        except ValueError:
+            message = f"HTTP {status_code}."
+    return JsonResponse(error_body(code, message), status=status_code)
+
+
+def method_not_allowed_json(allowed: Iterable[str]) -> JsonResponse:
+    """405 with the ``Allow`` header every 405 must carry."""
+    methods = list(allowed)
+    response = JsonResponse(
+        error_body("method_not_allowed", f"Use {' or '.join(methods)}."), status=405
+    )
+    response["Allow"] = ", ".join(methods)
+    return response
 
 
 def _code_for(exc: exceptions.APIException) -> str:

@@ -27,11 +27,12 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import APIException
 
 from api.authentication import BearerTokenAuthentication
-from api.errors import error_body, exception_handler
+from api.errors import exception_handler, method_not_allowed_json
 from fibserver.errors import AppError
 from games import selectors
 from games.notify import CHANNEL
@@ -122,10 +123,11 @@ def _authenticate(request: HttpRequest) -> Any:
     return None
 
 
+@csrf_exempt  # token authentication only: no cookie session, so no CSRF to guard against
 async def match_events(request: HttpRequest, match_id: str) -> JsonResponse:
     """``GET /api/matches/{id}/events/?after=N&wait=S`` (see the OpenAPI schema)."""
-    if request.method != "GET":
-        return JsonResponse(error_body("method_not_allowed", "Use GET."), status=405)
+    if request.method not in ("GET", "HEAD"):
+        return method_not_allowed_json(["GET", "HEAD"])
     try:
         after, wait = events_params(request)
         seat = seat_param(request)

@@ -11,7 +11,7 @@ same ``code`` in ``errors[].extensions``). The kinds follow one rule (docs/api.m
   bots a game does not allow): HTTP 422;
 - :class:`Conflict` — the match (or account) is not in a state that allows it: HTTP 409;
 - :class:`NotFound`, :class:`Forbidden`, :class:`NotAuthenticated`, :class:`TooLarge`,
-  :class:`Unavailable` as their names say.
+  :class:`LengthRequired`, :class:`Unavailable` as their names say.
 """
 
 from __future__ import annotations
@@ -88,6 +88,12 @@ class StaleVersion(Conflict):
 
 class TooLarge(AppError):
     code = "payload_too_large"
+
+
+class LengthRequired(AppError):
+    """A request body whose length is not known and cannot be read (HTTP 411)."""
+
+    code = "length_required"
 
 
 class Unavailable(AppError):

@@ -9,7 +9,16 @@ from api.docs import RedocView, SchemaView
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SchemaView.as_view(urlconf="api.rest.schema_urls"), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
-    path("api/redoc/", RedocView.as_view(url_name="schema"), name="redoc"),
+    # GET only: DRF's OPTIONS answer cannot be rendered by the pages' template renderer (a 500).
+    path(
+        "api/docs/",
+        SpectacularSwaggerView.as_view(url_name="schema", http_method_names=["get", "head"]),
+        name="docs",
+    ),
+    path(
+        "api/redoc/",
+        RedocView.as_view(url_name="schema", http_method_names=["get", "head"]),
+        name="redoc",
+    ),
     path("", include("api.urls")),
 ]

@@ -70,9 +70,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "api.middleware.JsonErrorsMiddleware",  # first: every error under /api/ has the JSON shape
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files, with DEBUG off too
     "corsheaders.middleware.CorsMiddleware",
+    "api.middleware.InputGuardMiddleware",  # hostile input under /api/ refused before any view
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

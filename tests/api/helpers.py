@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls.resolvers import RoutePattern
 from rest_framework.test import APIClient
 
 from accounts.services import guest_create
@@ -71,3 +74,57 @@ def replays_to_stored_state(match_id: Any) -> bool:
         assert event.actor is not None
         state = rules.apply(state, event.actor, event.action).state
     return rules.to_json(state) == match.state
+
+
+def assert_error(response: Any, status: int, code: str | None = None) -> dict[str, Any]:
+    """The response is ``status`` with the one JSON error shape (and ``code``, if given)."""
+    assert response.status_code == status, (response.status_code, response.content[:300])
+    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
+    body = response.json()
+    assert set(body) == {"error"}, body
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"], body
+    if code is not None:
+        assert body["error"]["code"] == code, body
+    return body["error"]
+
+
+def db_fingerprint() -> tuple[int, ...]:
+    """What a rejected request must not change: the row counts of every table a request can
+    write, the sum of match versions and the number of seats held by users (one query)."""
+    from django.db import connection
+    from rest_framework.authtoken.models import Token
+
+    from accounts.models import User
+    from games.models import Career, IdempotencyRecord, Seat
+
+    tables = [
+        m._meta.db_table for m in (User, Token, Match, Seat, Event, IdempotencyRecord, Career)
+    ]
+    parts = [f"(SELECT COUNT(*) FROM {table})" for table in tables]
+    parts.append(f"(SELECT COALESCE(SUM(version), 0) FROM {Match._meta.db_table})")
+    parts.append(f"(SELECT COUNT(user_id) FROM {Seat._meta.db_table})")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(parts))
+        row = cursor.fetchone()
+    assert row is not None
+    return tuple(row)
+
+
+def api_routes() -> list[str]:
+    """Every route under ``api/`` in the root URL conf, e.g. ``api/matches/<str:match_id>/``."""
+    routes: list[str] = []
+
+    def walk(patterns: list[Any], prefix: str) -> None:
+        for entry in patterns:
+            if isinstance(entry, URLResolver):
+                walk(entry.url_patterns, prefix + str(entry.pattern))
+            elif isinstance(entry, URLPattern):
+                route = prefix + str(entry.pattern)
+                if route.startswith("api/"):
+                    assert isinstance(entry.pattern, RoutePattern), f"regex route {route}"
+                    routes.append(route)
+                else:
+                    assert not re.match(r"\^?api/", route), f"regex route {route}: handle it"
+
+    walk(get_resolver().url_patterns, "")
+    return sorted(set(routes))
