@@ -69,3 +69,12 @@ STORAGES = {
     # Hashed names (cached for a year by WhiteNoise) and gzip copies, made by collectstatic.
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+
+# --- API -------------------------------------------------------------------------------------
+
+# JSON only: DRF's browsable API (HTML pages with forms) is a development convenience; the
+# interactive documentation is /api/docs/.
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+}

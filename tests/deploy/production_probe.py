@@ -41,4 +41,5 @@ for page in ("/api/docs/", "/api/redoc/", "/admin/login/"):
     for ref in answer["refs"]:
         if ref.startswith("/") and not ref.startswith("//"):
             result["assets"][ref] = fetch(ref)
+result["renderers"] = settings.REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"]
 print(json.dumps(result))

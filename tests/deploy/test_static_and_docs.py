@@ -78,3 +78,8 @@ def test_the_schema_answers_a_browser(client, accept):
 def test_the_schema_still_negotiates_yaml_and_json(client, accept, kind):
     response = client.get("/api/schema/", HTTP_ACCEPT=accept)
     assert response.status_code == 200 and response["Content-Type"].startswith(kind)
+
+
+def test_the_api_renders_json_only_in_production(probe):
+    """No browsable HTML API in production: a browser asking for HTML gets JSON too."""
+    assert probe["renderers"] == ["rest_framework.renderers.JSONRenderer"]
