@@ -114,7 +114,9 @@ def _authenticate(request: HttpRequest) -> Any:
 async def match_events(request: HttpRequest, match_id: str) -> JsonResponse:
     """``GET /api/matches/{id}/events/?after=N&wait=S`` (see the OpenAPI schema)."""
     if request.method != "GET":
-        return JsonResponse(error_body("method_not_allowed", "Use GET."), status=405)
+        return JsonResponse(
+            error_body("method_not_allowed", "Use GET."), status=405, headers={"Allow": "GET"}
+        )
     try:
         after, wait = events_params(request)
         seat = seat_param(request)
