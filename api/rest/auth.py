@@ -97,7 +97,7 @@ class RegisterView(_PublicView):
 
     class RegisterIn(StrictInput):
         username = username_field()
-        password = password_field()
+        password = password_field(new=True)
         display_name = display_name_field(default="")
 
     @extend_schema(
@@ -134,7 +134,7 @@ class LoginView(_PublicView):
 
     class LoginIn(StrictInput):
         username = StrictCharField(max_length=150)
-        password = password_field(help_text="")
+        password = password_field()
 
     @extend_schema(
         tags=[TAG],
@@ -171,7 +171,7 @@ class UpgradeView(APIView):
 
     class UpgradeIn(StrictInput):
         username = username_field()
-        password = password_field()
+        password = password_field(new=True)
         display_name = display_name_field(
             help_text="Omit to keep the guest's current display name."
         )

@@ -34,6 +34,7 @@ from games.engine.bots import bot_levels
 from games.engine.fabfib.rules import START_LIFE
 from games.engine.fibber.state import MAX_PLAYS, MAX_PLAYS_RANGE, VARIANTS
 from games.engine.fibbers_dice.rules import MAX_POINTS, MIN_POINTS
+from games.engine.skull import cards as skull_cards
 from games.models import Match
 from games.timecontrol import TIME_CONTROLS
 
@@ -566,12 +567,12 @@ ACTIONS: dict[str, tuple[tuple[str, ...], str, dict[str, Any]]] = {
     "place": (
         ("skull",),
         "Skull: place your first card face down (preparation).",
-        {"card": StrictCharField(max_length=16, help_text="`flower` or `skull`.")},
+        {"card": StrictChoiceField(skull_cards.KINDS, component="SkullCard")},
     ),
     "add": (
         ("skull",),
         "Skull: add a card on top of your stack.",
-        {"card": StrictCharField(max_length=16, help_text="`flower` or `skull`.")},
+        {"card": StrictChoiceField(skull_cards.KINDS, component="SkullCard")},
     ),
     "bid": (
         ("skull",),

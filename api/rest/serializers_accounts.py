@@ -6,6 +6,11 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from django.contrib.auth.password_validation import (
+    MinimumLengthValidator,
+    NumericPasswordValidator,
+    get_default_password_validators,
+)
 from rest_framework import serializers
 
 from accounts.models import User
@@ -85,15 +90,37 @@ def display_name_field(**kwargs: Any) -> StrictCharField:
 
 
 NEW_PASSWORD = (
-    "The server's password validators apply (at least 8 characters, not too similar to the "
-    "username, not a common password, not all digits)."
+    "The server's password validators apply: a minimum length and no password made only of "
+    "digits (both in this schema), not too similar to the username, not a common password."
 )
 
 
-def password_field(help_text: str = NEW_PASSWORD) -> StrictCharField:
+def _password_rules() -> tuple[int, bool]:
+    """The minimum length and whether all-digit passwords are refused, as the configured
+    password validators say (AUTH_PASSWORD_VALIDATORS)."""
+    lengths = [1]
+    numeric = False
+    for validator in get_default_password_validators():
+        if isinstance(validator, MinimumLengthValidator):
+            lengths.append(validator.min_length)
+        numeric = numeric or isinstance(validator, NumericPasswordValidator)
+    return max(lengths), numeric
+
+
+def password_field(help_text: str = "", *, new: bool = False) -> StrictCharField:
+    """A password; a ``new`` one documents what the validators can say in a schema (the
+    others, similarity and common passwords, answer 400 with ``fields.password``)."""
+    min_length, not_numeric = _password_rules() if new else (1, False)
     return StrictCharField(
         max_length=PASSWORD_MAX,
+        min_length=min_length,
         write_only=True,
         style={"input_type": "password"},
-        help_text=help_text,
+        pattern=r"^(?![0-9]+$)[^\x00]*$" if not_numeric else None,
+        pattern_message="This password is entirely numeric.",
+        error_messages={
+            "min_length": f"This password is too short. It must contain at least {min_length} "
+            "characters."
+        },
+        help_text=help_text or (NEW_PASSWORD if new else ""),
     )

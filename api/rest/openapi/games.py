@@ -128,7 +128,7 @@ CLAIM = define(
 RANK = enum("FibberRank", fibber_cards.RANKS, "A rank a Fibber play announces.")
 CARD_NAME = enum("FibberCard", fibber_cards.NAMES, "A Fibber card as its holder sees it.")
 SCORE = enum("Score", scores.SCORES, "A Fibber's Dice score id, lowest first.")
-SKULL_CARD = enum("SkullCard", skull_cards.KINDS, "A Skull card (or the side a mat shows).")
+SKULL_CARD = enum("SkullCard", list(skull_cards.KINDS), "A Skull card (or the side a mat shows).")
 POSITION = integer(0, 23, "A position in the caller's hand.")
 
 # --- Legal-action domains and entries --------------------------------------------------------
