@@ -8,7 +8,7 @@ Which statuses an operation documents follows from what it does:
 - 413 and 415 when it reads a JSON body; 429 when it is throttled.
 
 Undeclared methods answer 405 with the same error shape and an ``Allow`` header; that is not
-an answer of any operation, so it is described in the API description instead.
+an answer of any documented operation, so no operation lists it (docs/api.md says so).
 """
 
 from __future__ import annotations
