@@ -70,10 +70,3 @@ def errors(component: str, payload: Any) -> list[str]:
 def assert_fits(component: str, payload: Any) -> None:
     problems = errors(component, payload)
     assert not problems, f"{component} does not describe the payload:\n" + "\n".join(problems[:10])
-
-
-def response_schema(path: str, method: str, status: int) -> str:
-    """The component an operation documents for ``status`` (e.g. ``MatchOut``)."""
-    operation = document()["paths"][path][method.lower()]
-    content = operation["responses"][str(status)]["content"]["application/json"]["schema"]
-    return str(content["$ref"]).rsplit("/", 1)[-1]
