@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import logout as django_logout
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -23,12 +23,23 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import services
-from accounts.services import DISPLAY_NAME_MAX, PASSWORD_MAX, USERNAME_MAX
-from api.rest.parsers import LimitedJSONParser, validated
-from api.rest.serializers import ErrorOut
-from api.rest.serializers_accounts import UserOutSerializer
+from api.rest.openapi import responses as r
+from api.rest.parsers import LimitedJSONParser
+from api.rest.serializers import StrictCharField, StrictInput, validate
+from api.rest.serializers_accounts import (
+    UserOutSerializer,
+    display_name_field,
+    password_field,
+    username_field,
+)
 
 TAG = "auth"
+PASSWORD_400 = (
+    "The request does not fit its shape (`invalid`, with `fields`), is not JSON "
+    "(`malformed_request`), or the password is too weak: the server's password validators "
+    "(length, similarity to the username, common passwords, all digits) say why under "
+    "`error.fields.password`."
+)
 PARSERS = [LimitedJSONParser]  # JSON only, size-limited (413)
 
 # --- Shared serializers ----------------------------------------------------------------------
@@ -37,26 +48,6 @@ PARSERS = [LimitedJSONParser]  # JSON only, size-limited (413)
 class TokenOutSerializer(serializers.Serializer):
     token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`.")
     user = UserOutSerializer()
-
-
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(response=ErrorOut, description=description)
-
-
-ERR_400 = _error("Malformed or invalid input (`malformed_request`, `invalid`).")
-ERR_401 = _error("No valid token (`not_authenticated`, `authentication_failed`).")
-ERR_409 = _error("Conflict (`username_taken`, `not_a_guest`).")
-ERR_413 = _error("Request body too large (`payload_too_large`).")
-ERR_429 = _error("Too many requests (`throttled`); see the `Retry-After` header.")
-
-
-def _password_field() -> serializers.CharField:
-    return serializers.CharField(
-        max_length=PASSWORD_MAX,
-        trim_whitespace=False,
-        write_only=True,
-        style={"input_type": "password"},
-    )
 
 
 def _token_response(user: Any, token: str, *, status_code: int) -> Response:
@@ -79,10 +70,8 @@ class _PublicView(APIView):
 class GuestCreateView(_PublicView):
     throttle_scope = "guest"
 
-    class GuestIn(serializers.Serializer):
-        display_name = serializers.CharField(
-            max_length=DISPLAY_NAME_MAX, required=False, allow_blank=True
-        )
+    class GuestIn(StrictInput):
+        display_name = display_name_field(help_text="Default: a random 'Guest 1234'.")
 
     @extend_schema(
         tags=[TAG],
@@ -91,11 +80,11 @@ class GuestCreateView(_PublicView):
         description="One call, no password. Returns the token and the new guest user. "
         "The guest can later be upgraded (`POST /api/auth/upgrade/`) keeping all history.",
         request=GuestIn,
-        responses={201: TokenOutSerializer, 400: ERR_400, 413: ERR_413, 429: ERR_429},
+        responses=r.answers({201: TokenOutSerializer}, 400, 413, 415, 429, 503),
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        data = validated(self.GuestIn, request.data)
+        data = validate(self.GuestIn, request.data)
         user, token = services.guest_create(display_name=data.get("display_name"))
         return _token_response(user, token, status_code=status.HTTP_201_CREATED)
 
@@ -106,12 +95,10 @@ class GuestCreateView(_PublicView):
 class RegisterView(_PublicView):
     throttle_scope = "register"
 
-    class RegisterIn(serializers.Serializer):
-        username = serializers.CharField(max_length=USERNAME_MAX)
-        password = _password_field()
-        display_name = serializers.CharField(
-            max_length=DISPLAY_NAME_MAX, required=False, allow_blank=True, default=""
-        )
+    class RegisterIn(StrictInput):
+        username = username_field()
+        password = password_field(new=True)
+        display_name = display_name_field(default="")
 
     @extend_schema(
         tags=[TAG],
@@ -120,11 +107,20 @@ class RegisterView(_PublicView):
         description="Usernames are unique regardless of case; passwords must pass the "
         "server's password validators (the messages come back under `error.fields.password`).",
         request=RegisterIn,
-        responses={201: TokenOutSerializer, 400: ERR_400, 409: ERR_409, 413: ERR_413, 429: ERR_429},
+        responses=r.answers(
+            {201: TokenOutSerializer},
+            400,
+            409,
+            413,
+            415,
+            429,
+            e400=PASSWORD_400,
+            e409="`username_taken`.",
+        ),
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        data = validated(self.RegisterIn, request.data)
+        data = validate(self.RegisterIn, request.data)
         user = services.user_register(**data)
         token = services.token_issue(user=user)
         return _token_response(user, token, status_code=status.HTTP_201_CREATED)
@@ -136,9 +132,9 @@ class RegisterView(_PublicView):
 class LoginView(_PublicView):
     throttle_scope = "login"
 
-    class LoginIn(serializers.Serializer):
-        username = serializers.CharField(max_length=150)
-        password = _password_field()
+    class LoginIn(StrictInput):
+        username = StrictCharField(max_length=150)
+        password = password_field()
 
     @extend_schema(
         tags=[TAG],
@@ -147,11 +143,19 @@ class LoginView(_PublicView):
         description="Returns the user's token (the same token on every device). Wrong "
         "credentials get `400 invalid_credentials`, whether or not the user exists.",
         request=LoginIn,
-        responses={200: TokenOutSerializer, 400: ERR_400, 413: ERR_413, 429: ERR_429},
+        responses=r.answers(
+            {200: TokenOutSerializer},
+            400,
+            413,
+            415,
+            429,
+            e400="Malformed input (`invalid`, `malformed_request`) or wrong credentials "
+            "(`invalid_credentials`).",
+        ),
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        data = validated(self.LoginIn, request.data)
+        data = validate(self.LoginIn, request.data)
         user, token = services.user_login(**data, request=request._request)
         return _token_response(user, token, status_code=status.HTTP_200_OK)
 
@@ -165,14 +169,11 @@ class UpgradeView(APIView):
     throttle_scope = "register"
     parser_classes = PARSERS
 
-    class UpgradeIn(serializers.Serializer):
-        username = serializers.CharField(max_length=USERNAME_MAX)
-        password = _password_field()
-        display_name = serializers.CharField(
-            max_length=DISPLAY_NAME_MAX,
-            required=False,
-            allow_blank=True,
-            help_text="Omit to keep the guest's current display name.",
+    class UpgradeIn(StrictInput):
+        username = username_field()
+        password = password_field(new=True)
+        display_name = display_name_field(
+            help_text="Omit to keep the guest's current display name."
         )
 
     @extend_schema(
@@ -182,17 +183,20 @@ class UpgradeView(APIView):
         description="Same user id, so every match and event stays theirs. The guest's token "
         "keeps working and is repeated in the response. Not a guest → `409 not_a_guest`.",
         request=UpgradeIn,
-        responses={
-            200: TokenOutSerializer,
-            400: ERR_400,
-            401: ERR_401,
-            409: ERR_409,
-            413: ERR_413,
-            429: ERR_429,
-        },
+        responses=r.answers(
+            {200: TokenOutSerializer},
+            400,
+            401,
+            409,
+            413,
+            415,
+            429,
+            e400=PASSWORD_400,
+            e409="`username_taken`, or you are not a guest (`not_a_guest`).",
+        ),
     )
     def post(self, request: Request) -> Response:
-        data = validated(self.UpgradeIn, request.data)
+        data = validate(self.UpgradeIn, request.data)
         user = services.guest_upgrade(user=request.user, **data)
         token = services.token_issue(user=user)
         return _token_response(user, token, status_code=status.HTTP_200_OK)
@@ -211,7 +215,7 @@ class LogoutView(APIView):
         description="Deletes the user's token, signing out every device that uses it. A guest "
         "that logs out without upgrading cannot get back into the account.",
         request=None,
-        responses={204: None, 401: ERR_401},
+        responses=r.answers({204: None}, 401),
     )
     def post(self, request: Request) -> Response:
         services.token_revoke(user=request.user)
@@ -229,7 +233,7 @@ class MeView(APIView):
         tags=[TAG],
         operation_id="me_retrieve",
         summary="The calling user",
-        responses={200: UserOutSerializer, 401: ERR_401},
+        responses=r.answers({200: UserOutSerializer}, 401),
     )
     def get(self, request: Request) -> Response:
         return Response(UserOutSerializer(request.user).data)

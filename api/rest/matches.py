@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 import orjson
 from django.conf import settings
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -22,9 +22,9 @@ from games import selectors, services
 from games.models import Match
 
 from . import serializers as s
-from .parsers import LimitedJSONParser, int_param, seconds_param, validated
-
-ERRORS = {code: s.ErrorOut for code in (400, 401, 403, 404, 409, 413, 422, 429)}
+from .openapi import responses as r
+from .openapi.extensions import DiscriminatedUnion, component
+from .parsers import LimitedJSONParser
 
 
 class Pagination(LimitOffsetPagination):
@@ -50,22 +50,38 @@ def with_etag(request: Request, body: Any) -> Response:
     return response
 
 
-def query_params(request: Any) -> Any:
-    """The query string of a DRF request or a plain Django one (the follower)."""
-    return getattr(request, "query_params", None) or request.GET
+def query_params(request: Any) -> dict[str, str]:
+    """The query string of a DRF request or a plain Django one (the follower), one value per
+    name (the last, as Django's ``QueryDict.get``)."""
+    params = getattr(request, "query_params", None)
+    return dict((params if params is not None else request.GET).items())
 
 
 def seat_param(request: Any) -> int | None:
     """The ``?seat=`` a caller holding two seats (Skull two_tribes) looks or acts through."""
-    return int_param(query_params(request), "seat", None, lo=0)
+    seat: int | None = s.validate(s.SeatQuery, query_params(request)).get("seat")
+    return seat
 
 
 def user_or_none(request: Request) -> Any:
     return request.user if request.user and request.user.is_authenticated else None
 
 
+def paginated(request: Request, view: APIView, items: Any, render: Any = None) -> Response:
+    """A page of ``items`` (``?limit=&offset=``, checked as documented)."""
+    s.validate(s.PageQuery, query_params(request))
+    paginator = Pagination()
+    page = paginator.paginate_queryset(items, request, view=view)
+    assert page is not None
+    return paginator.get_paginated_response([render(i) for i in page] if render else page)
+
+
 class MatchBase(APIView):
     parser_classes = [LimitedJSONParser]
+
+
+CREATE_REQUEST = DiscriminatedUnion("MatchCreateIn", dict(s.MATCH_CREATE_IN), "game")
+ACTION_REQUEST = DiscriminatedUnion("ActionIn", dict(s.ACTION_IN), "type")
 
 
 class MatchListView(MatchBase):
@@ -76,40 +92,48 @@ class MatchListView(MatchBase):
 
     @extend_schema(
         operation_id="matches_list",
-        summary="Open public matches (or the caller's with ?mine=1)",
-        parameters=[
-            OpenApiParameter("game", str, description="only this game"),
-            OpenApiParameter("mine", bool, description="the caller's matches, any status"),
-            OpenApiParameter("status", str, description="with mine=1: lobby, active, finished"),
-        ],
-        responses={200: s.MatchSummaryPageOut, **ERRORS},
+        summary="Open public matches (or the caller's with ?mine=true)",
+        parameters=[s.MatchListQuery, s.PageQuery],
+        responses=r.answers(
+            {200: component("MatchSummaryPageOut")},
+            400,
+            401,
+            e401="`mine=true` without a token, or a token that is not valid.",
+        ),
     )
     def get(self, request: Request) -> Response:
-        game = request.query_params.get("game") or None
-        if request.query_params.get("mine") in ("1", "true"):
+        query = s.validate(s.MatchListQuery, query_params(request))
+        game = query.get("game")
+        if query["mine"]:
             if not request.user.is_authenticated:
                 raise NotAuthenticated("Log in to list your matches.")
-            qs = selectors.my_matches(user=request.user, status=request.query_params.get("status"))
-            if game:
-                qs = qs.filter(game=game)
+            qs = selectors.my_matches(user=request.user, status=query.get("status"))
         else:
             qs = selectors.open_matches(game=game)
-        paginator = Pagination()
-        page = paginator.paginate_queryset(qs, request, view=self)
-        return paginator.get_paginated_response([selectors.match_summary(m) for m in page])
+            if query.get("status"):
+                qs = qs.filter(status=query["status"])
+        if game:
+            qs = qs.filter(game=game)
+        return paginated(request, self, qs, selectors.match_summary)
 
     @extend_schema(
         summary="Create a match (optionally with bots, or all bots as an exhibition)",
-        request=s.MatchCreateIn,
-        responses={201: s.MatchOut, **ERRORS},
+        description="The body depends on the game (`game` picks the variant): its seat counts "
+        "and options. What a variant cannot say is refused with 422 `invalid_options`: bots "
+        "that do not fit the table, a `solo` match that is not you and bots, "
+        "`decision_seconds` outside the time control's bounds, Skull's seat counts for "
+        "`two_sets`/`two_tribes`, `max_plays` with Fibber's `easy` rules. The match starts "
+        "at once when every seat is taken.",
+        request=CREATE_REQUEST,
+        responses=r.answers({201: component("MatchOut")}, 400, 401, 413, 415, 422),
     )
     def post(self, request: Request) -> Response:
-        data = validated(s.MatchCreateIn, request.data)
+        data = validate_variant(request.data, "game", s.MATCH_CREATE_IN)
         match = services.match_create(
             user=request.user,
             game=data["game"],
             seats=data["seats"],
-            options=data["options"],
+            options=data.get("options"),
             visibility=data["visibility"],
             time_control=data["time_control"],
             decision_seconds=data["decision_seconds"],
@@ -120,13 +144,42 @@ class MatchListView(MatchBase):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
+def validate_variant(body: Any, key: str, variants: dict[str, type]) -> dict[str, Any]:
+    """A body whose ``key`` picks its shape (``game`` of a new match)."""
+    if not isinstance(body, dict):
+        raise Invalid(
+            "The body must be a JSON object.", fields={"body": ["Must be a JSON object."]}
+        )
+    value = body.get(key)
+    if not isinstance(value, str) or value not in variants:
+        message = f"Must be one of: {', '.join(variants)}."
+        if key not in body:
+            message = "This field is required. " + message
+        raise Invalid(f"The request is not valid: '{key}': {message}", fields={key: [message]})
+    return s.validate(variants[value], body)
+
+
 class MatchDetailView(MatchBase):
     permission_classes = [AllowAny]
 
     @extend_schema(
         summary="The caller's view of a match (spectator view for non-players)",
-        parameters=[OpenApiParameter("seat", int, description="which of your seats (two_tribes)")],
-        responses={200: s.MatchOut, 304: None, **ERRORS},
+        description="Answers with an `ETag` of your view; send it back in `If-None-Match` to "
+        "get `304 Not Modified` (no body) while nothing you can see has changed.",
+        parameters=[r.MATCH_ID, s.SeatQuery, r.IF_NONE_MATCH, r.ETAG, r.CACHE_CONTROL],
+        responses=r.answers(
+            {
+                200: component("MatchOut"),
+                304: r.OpenApiResponse(
+                    description="Not modified: your `If-None-Match` holds the current ETag."
+                ),
+            },
+            400,
+            401,
+            403,
+            404,
+            e403="`seat` is not one of yours.",
+        ),
     )
     def get(self, request: Request, match_id: str) -> Response:
         user = user_or_none(request)
@@ -141,7 +194,7 @@ class LobbyActionView(MatchBase):
         raise AssertionError("subclasses implement change()")
 
     def post(self, request: Request, match_id: str) -> Response:
-        data = validated(self.input_class, request.data) if self.input_class else {}
+        data = s.validate(self.input_class, request.data) if self.input_class else {}
         match = self.change(request, match_id, data)
         return Response(selectors.match_read(match.pk, request.user))
 
@@ -150,7 +203,21 @@ class JoinView(LobbyActionView):
     input_class = s.JoinIn
 
     @extend_schema(
-        summary="Take a free seat", request=s.JoinIn, responses={200: s.MatchOut, **ERRORS}
+        summary="Take a free seat",
+        description="A private match needs its `invite_code` (without it, it does not exist "
+        "for you: 404). The match starts by itself when full.",
+        parameters=[r.MATCH_ID],
+        request=s.JoinIn,
+        responses=r.answers(
+            {200: component("MatchOut")},
+            400,
+            401,
+            404,
+            409,
+            413,
+            415,
+            e409="Already started, full, or you are seated already.",
+        ),
     )
     def post(self, request: Request, match_id: str) -> Response:
         return super().post(request, match_id)
@@ -163,7 +230,19 @@ class JoinView(LobbyActionView):
 
 class LeaveView(LobbyActionView):
     @extend_schema(
-        summary="Leave before the start", request=None, responses={200: s.MatchOut, **ERRORS}
+        summary="Leave before the start",
+        description="A lobby nobody is left in is aborted.",
+        parameters=[r.MATCH_ID],
+        request=None,
+        responses=r.answers(
+            {200: component("MatchOut")},
+            401,
+            403,
+            404,
+            409,
+            e403="You have no seat in this match.",
+            e409="The match has started.",
+        ),
     )
     def post(self, request: Request, match_id: str) -> Response:
         return super().post(request, match_id)
@@ -176,7 +255,24 @@ class BotsView(LobbyActionView):
     input_class = s.BotsIn
 
     @extend_schema(
-        summary="Fill free seats with bots", request=s.BotsIn, responses={200: s.MatchOut, **ERRORS}
+        summary="Fill free seats with bots",
+        description="By the host or a seated player; the match starts when it is full.",
+        parameters=[r.MATCH_ID],
+        request=s.BotsIn,
+        responses=r.answers(
+            {200: component("MatchOut")},
+            400,
+            401,
+            403,
+            404,
+            409,
+            413,
+            415,
+            422,
+            e403="Neither the host nor seated.",
+            e409="The match has started, or `count` is more than the free places.",
+            e422="The game has no bots of that level.",
+        ),
     )
     def post(self, request: Request, match_id: str) -> Response:
         return super().post(request, match_id)
@@ -190,8 +286,18 @@ class BotsView(LobbyActionView):
 class StartView(LobbyActionView):
     @extend_schema(
         summary="Start with the seats filled so far",
+        description="By the host; empty seats are removed.",
+        parameters=[r.MATCH_ID],
         request=None,
-        responses={200: s.MatchOut, **ERRORS},
+        responses=r.answers(
+            {200: component("MatchOut")},
+            401,
+            403,
+            404,
+            409,
+            e403="Only the host starts a match.",
+            e409="Already started, or the game cannot be played by the seats filled so far.",
+        ),
     )
     def post(self, request: Request, match_id: str) -> Response:
         return super().post(request, match_id)
@@ -207,15 +313,22 @@ class JoinByCodeView(MatchBase):
         operation_id="matches_join_by_code",
         summary="Join a match by its invite code",
         request=s.JoinByCodeIn,
-        responses={200: s.MatchOut, **ERRORS},
+        responses=r.answers(
+            {200: component("MatchOut")},
+            400,
+            401,
+            404,
+            409,
+            413,
+            415,
+            e404="No match has this invite code.",
+            e409="Already started, full, or you are seated already.",
+        ),
     )
     def post(self, request: Request) -> Response:
-        data = validated(s.JoinByCodeIn, request.data)
+        data = s.validate(s.JoinByCodeIn, request.data)
         match = services.match_join_by_code(invite_code=data["invite_code"], user=request.user)
         return Response(selectors.match_read(match.pk, request.user))
-
-
-IDEMPOTENCY_KEY_MAX = 128
 
 
 class ActionView(MatchBase):
@@ -225,31 +338,35 @@ class ActionView(MatchBase):
 
     @extend_schema(
         summary="Take an action",
-        description=(
-            "The body is one of the caller's `legal_actions` filled in: "
-            '`{"type": ..., "<param>": value, ...}`, with an optional `expected_version` '
-            "(a stale one answers 409). Send an `Idempotency-Key` header to make retries safe."
+        description="The body is one of your `legal_actions` filled in: "
+        '`{"type": ..., "<param>": value, ...}` (one variant per action type; each says which '
+        "games have it), with an optional `expected_version` (a stale one answers 409). A body "
+        "of the right shape that the game's rules do not allow now answers 422 with the reason. "
+        "Send an `Idempotency-Key` header to make retries safe.",
+        request=ACTION_REQUEST,
+        parameters=[r.MATCH_ID, s.SeatQuery, r.IDEMPOTENCY_KEY, r.RETRY_AFTER],
+        responses=r.answers(
+            {200: component("MatchOut")},
+            400,
+            401,
+            403,
+            404,
+            409,
+            413,
+            415,
+            422,
+            429,
+            e403="Not your seat or not your turn.",
+            e409="The match is not active, or `expected_version` is stale (`stale_version`, "
+            "with the current `version`).",
         ),
-        request=OpenApiTypes.OBJECT,
-        parameters=[
-            OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER),
-            OpenApiParameter("seat", int, description="which of your seats acts (two_tribes)"),
-        ],
-        responses={200: s.MatchOut, **ERRORS},
     )
     def post(self, request: Request, match_id: str) -> Response:
-        body = request.data
-        if not isinstance(body, dict):
-            raise Invalid('The body must be a JSON object such as {"type": "call"}.')
-        action = dict(body)
-        expected = action.pop("expected_version", None)
-        if expected is not None and (type(expected) is not int or expected < 0):
-            raise Invalid("'expected_version' must be a whole number.", field="expected_version")
-        if not isinstance(action.get("type"), str):
-            raise Invalid('The action needs a string "type".', field="type")
+        action, expected = s.validate_action(request.data)
         key = request.headers.get("Idempotency-Key")
-        if key is not None and not 1 <= len(key) <= IDEMPOTENCY_KEY_MAX:
-            raise Invalid(f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} characters.")
+        if key is not None and not IDEMPOTENCY_KEY_RE.fullmatch(key):
+            message = f"Must be 1 to {r.IDEMPOTENCY_KEY_MAX} visible ASCII characters."
+            raise Invalid(f"Idempotency-Key: {message}", fields={"Idempotency-Key": [message]})
         code, payload = services.action_submit(
             match_id=match_id,
             user=request.user,
@@ -262,18 +379,20 @@ class ActionView(MatchBase):
         return Response(payload, status=code)
 
 
+IDEMPOTENCY_KEY_RE = re.compile(r.IDEMPOTENCY_KEY_PATTERN)
+
+
 class EventsView(MatchBase):
     permission_classes = [AllowAny]
 
     @extend_schema(
         summary="The caller's events after a sequence number",
-        description="With `wait` (seconds, at most 30) the request is held until news arrive.",
-        parameters=[
-            OpenApiParameter("after", int, description="last sequence number seen (default 0)"),
-            OpenApiParameter("wait", int, description="seconds to wait for news (0–30)"),
-            OpenApiParameter("seat", int),
-        ],
-        responses={200: s.EventsOut, **ERRORS},
+        description="With `wait` (seconds, at most 30) the request is held until news arrive. "
+        "A page holds at most 200 events; `more` says to ask again after the last `seq`.",
+        parameters=[r.MATCH_ID, s.EventsQuery],
+        responses=r.answers(
+            {200: component("EventsOut")}, 400, 401, 403, 404, e403="`seat` is not one of yours."
+        ),
     )
     def get(self, request: Request, match_id: str) -> Response:
         after, _wait = events_params(request)
@@ -284,9 +403,9 @@ class EventsView(MatchBase):
 
 def events_params(request: Any) -> tuple[int, float]:
     """``after`` (the last sequence number seen) and ``wait`` (seconds of long-poll)."""
-    params = query_params(request)
-    after = int_param(params, "after", 0, lo=0)
-    return after, seconds_param(params, "wait", hi=settings.FIBSERVER["MAX_WAIT_SECONDS"])
+    query = s.validate(s.EventsQuery, query_params(request))
+    wait = min(float(query["wait"]), float(settings.FIBSERVER["MAX_WAIT_SECONDS"]))
+    return int(query["after"]), wait
 
 
 class MyTurnsView(APIView):
@@ -294,10 +413,11 @@ class MyTurnsView(APIView):
 
     @extend_schema(
         summary="Matches where the caller must act, soonest deadline first",
-        responses={200: s.TurnOut(many=True), **ERRORS},
+        parameters=[s.PageQuery],
+        responses=r.answers({200: component("TurnPageOut")}, 400, 401),
     )
     def get(self, request: Request) -> Response:
-        return Response(selectors.my_turns(user=request.user))
+        return paginated(request, self, selectors.my_turns(user=request.user))
 
 
 class ReplayView(APIView):
@@ -305,7 +425,10 @@ class ReplayView(APIView):
 
     @extend_schema(
         summary="The complete record once the match has finished (docs/replay.md)",
-        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        parameters=[r.MATCH_ID],
+        responses=r.answers(
+            {200: component("ReplayOut")}, 401, 404, e404="No such match, or not finished yet."
+        ),
     )
     def get(self, request: Request, match_id: str) -> Response:
         match = selectors.match_get(match_id, user=user_or_none(request))
@@ -317,7 +440,10 @@ class StatsView(APIView):
 
     @extend_schema(
         summary="Bluff statistics of a finished match (hidden until the end)",
-        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        parameters=[r.MATCH_ID],
+        responses=r.answers(
+            {200: component("MatchStatsOut")}, 401, 404, e404="No such match, or not finished yet."
+        ),
     )
     def get(self, request: Request, match_id: str) -> Response:
         match = selectors.match_get(match_id, user=user_or_none(request))

@@ -8,8 +8,7 @@ and the headers."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any, overload
+from typing import Any
 
 import orjson
 from django.conf import settings
@@ -24,9 +23,6 @@ MAX_JSON_DEPTH = 32
 
 #: Characters a PostgreSQL ``text`` (or ``jsonb``) value cannot hold.
 _UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
-
-_DIGITS = re.compile(r"[0-9]{1,9}")
-_SECONDS = re.compile(r"[0-9]{1,6}(\.[0-9]{1,3})?")
 
 
 class LimitedJSONParser(BaseParser):
@@ -105,44 +101,3 @@ def check_tree(data: Any) -> None:
                 raise _unstorable_error(f"'{where}'", where)
             if isinstance(item, dict | list):
                 stack.append((item, (*path, key)))
-
-
-@overload
-def int_param(
-    params: Mapping[str, str], name: str, default: int, *, lo: int, hi: int | None = None
-) -> int: ...
-@overload
-def int_param(
-    params: Mapping[str, str], name: str, default: None, *, lo: int, hi: int | None = None
-) -> int | None: ...
-def int_param(
-    params: Mapping[str, str], name: str, default: int | None, *, lo: int, hi: int | None = None
-) -> int | None:
-    """A whole-number query parameter, strictly: ASCII digits only (``²`` or ``1e3`` are not
-    numbers here), within ``lo``..``hi``; ``default`` when absent."""
-    raw = params.get(name)
-    if raw is None:
-        return default
-    bounds = f"between {lo} and {hi}" if hi is not None else f"{lo} or more"
-    if not _DIGITS.fullmatch(raw) or not lo <= int(raw) <= (hi if hi is not None else int(raw)):
-        raise Invalid(f"'{name}' must be a whole number {bounds}.", field=name)
-    return int(raw)
-
-
-def seconds_param(params: Mapping[str, str], name: str, *, hi: float) -> float:
-    """A number of seconds from 0 to ``hi``, such as ``20`` or ``1.5`` (0 when absent)."""
-    raw = params.get(name)
-    if raw is None:
-        return 0.0
-    if not _SECONDS.fullmatch(raw) or float(raw) > hi:
-        raise Invalid(f"'{name}' must be a number of seconds from 0 to {hi:g}.", field=name)
-    return float(raw)
-
-
-def validated(serializer_class: type, data: Any) -> dict[str, Any]:
-    """A request body checked by its input serializer: the validated fields, or a 400."""
-    if not isinstance(data, dict):
-        raise Invalid("The body must be a JSON object.")
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
