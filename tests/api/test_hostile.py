@@ -4,8 +4,8 @@ input gets a clear 4xx, never a 500"):
 
 - never a 5xx;
 - JSON for every response, except a success that is not JSON by design (the OpenAPI document,
-  the Swagger and ReDoc pages, DRF's browsable API that a client asked for with ``Accept: text/html`` or
-  ``?format=api``, an empty 204/304);
+  the Swagger and ReDoc pages, DRF's browsable API that a client asked for with
+  ``Accept: text/html`` or ``?format=api``, an empty 204/304);
 - every 4xx has the one error shape ``{"error": {"code", "message", ...}}``;
 - every 405 carries ``Allow`` (without the method it refused);
 - a rejected request changes nothing in the database.

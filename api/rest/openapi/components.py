@@ -256,7 +256,18 @@ def _replay(game: str) -> Schema:
                     "placements": g.PLACEMENTS,
                     "stats": arr(g.STATS[game]),
                     "state_digest": HEX64,
-                }
+                },
+                description="What the engine's re-run gives: every decision counted.",
+            ),
+        },
+        {
+            "attribution": arr(
+                obj(
+                    {"stats": g.STATS[game], "bot_stats": g.BOT_STATS[game]},
+                    description="A seat's statistics split into the player's own decisions "
+                    "and those a bot took for the player after a deadline (they add up to "
+                    "`result.stats`). In records written by the server.",
+                )
             ),
         },
         description=f"The complete record of a finished {g.registry.get(game).name} match.",
