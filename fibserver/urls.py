@@ -5,11 +5,14 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularSwaggerView
 
 from api.docs import RedocView, SchemaView
+from api.graphql.views import graphql_view
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SchemaView.as_view(urlconf="api.rest.schema_urls"), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/redoc/", RedocView.as_view(url_name="schema"), name="redoc"),
+    # GraphQL over HTTP (websocket subscriptions on the same path: fibserver.asgi).
+    path("graphql/", graphql_view, name="graphql"),
     path("", include("api.urls")),
 ]
