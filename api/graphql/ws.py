@@ -23,6 +23,7 @@ from strawberry.exceptions import ConnectionRejectionError
 from strawberry.extensions import SchemaExtension
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types.graphql import OperationType
+from strawberry.types.unset import UNSET
 
 from api.authentication import token_user
 
@@ -76,7 +77,7 @@ class GraphQLWebSocket(GraphQL[Context, None]):
             context.set_user(await db(token_user, meta_request(context.meta)))
         except AuthenticationFailed:
             raise ConnectionRejectionError() from None
-        return None
+        return UNSET
 
 
 def websocket_app() -> GraphQLWebSocket:
