@@ -61,8 +61,6 @@ async def follow(
     """Deliver ``page``, then every later event once, until a match that is over has no more."""
     key = str(selectors.match_pk(match_id))
     redis = use_redis()
-    if redis:
-        hub.ensure_running()
     for event in page["events"]:
         yield MatchEvent.of(event)
         after = event["seq"]
@@ -78,6 +76,8 @@ async def follow(
                 continue
             if page["status"] in OVER:
                 return
+            if redis:
+                hub.ensure_running()
             if redis and hub.connected:
                 await wait_for_event(changed, RECHECK_SECONDS)
             else:
