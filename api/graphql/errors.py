@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from graphql import GraphQLError, GraphQLSyntaxError
@@ -44,7 +45,10 @@ def rest_error(exc: BaseException) -> dict[str, Any]:
     """REST's error object for ``exc`` (``{"code", "message", ...details}``)."""
     response = exception_handler(exc, {})  # type: ignore[arg-type]
     assert response is not None, "every known error maps to a response"
-    body: dict[str, Any] = response.data["error"]
+    # As REST renders it: plain JSON, with the list indexes of ``fields`` as text keys.
+    body: dict[str, Any] = orjson.loads(
+        orjson.dumps(response.data["error"], option=orjson.OPT_NON_STR_KEYS)
+    )
     return body
 
 
