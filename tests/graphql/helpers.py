@@ -43,16 +43,17 @@ JOIN = (
 
 def post(client: Client, query: str, variables: dict | None = None, token: str | None = None):
     """POST a document; the raw Django response."""
-    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
     body = orjson.dumps({"query": query, "variables": variables or {}})
-    return client.post("/graphql/", body, content_type="application/json", **headers)
+    return client.post("/graphql/", body, content_type="application/json", headers=headers)
 
 
 class GqlPlayer:
-    def __init__(self, name: str = "", token: str | None = None) -> None:
-        if token is None:
+    def __init__(self, name: str = "", token: str | None = None, anonymous: bool = False) -> None:
+        """A new guest, or the holder of ``token`` (``anonymous``: no token at all)."""
+        if token is None and not anonymous:
             self.user, token = guest_create(display_name=name or None)
-        self.token = token
+        self.token: str | None = token
         self.client = Client()
 
     def run(self, query: str, **variables: Any) -> dict[str, Any]:

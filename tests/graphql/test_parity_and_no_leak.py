@@ -54,8 +54,7 @@ def test_graphql_views_and_events_equal_rest_for_every_seat(rules, steps, pick):
     match, users = played_match(rules, steps, rng)
     for seat in [None, *range(match.seat_count)]:
         token = token_of(users[seat] if seat is not None else None)
-        rest, gql = rest_client(token), GqlPlayer(token=token or "")
-        gql.token = token
+        rest, gql = rest_client(token), GqlPlayer(token=token, anonymous=token is None)
         base = f"/api/matches/{match.pk}/"
         assert view_as_rest(gql.view(str(match.pk))) == rest.get(base).json()
         after = rng.randint(0, match.last_seq)
@@ -87,8 +86,8 @@ def subscription_messages(match_id: str, user: Any, count: int) -> list[Any]:
 
 def bodies(match: Any, user: Any) -> list[str]:
     """Everything ``user`` receives about ``match`` through GraphQL, as text."""
-    player = GqlPlayer(token="")
-    player.token = token_of(user)
+    token = token_of(user)
+    player = GqlPlayer(token=token, anonymous=token is None)
     match_id = str(match.pk)
     view = player.run(MATCH, id=match_id)
     out = [view, player.run(EVENTS, id=match_id, after=0)]

@@ -4,6 +4,7 @@ reads nothing but ``legalActions`` (it knows no rule), then the replay and stati
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ STATS = (
 START = "mutation S($id: ID!) { startMatch(matchId: $id) { status seatCount you { seats } } }"
 
 # (game, seats, options, people, bots): every game and every variant of its rules.
-VARIANTS = [
+VARIANTS: list[tuple[str, int, dict[str, Any], int, int]] = [
     ("fabfib", 3, {"life": 4}, 3, 0),
     ("fibber", 3, {"variant": "standard"}, 3, 0),
     ("fibber", 3, {"variant": "easy"}, 3, 0),

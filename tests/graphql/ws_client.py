@@ -42,7 +42,7 @@ class Subscriber:
 
     def events(self, count: int, timeout: float = 5) -> list[dict[str, Any]]:
         """The next ``count`` events (``next`` messages), as REST's event objects."""
-        out = []
+        out: list[dict[str, Any]] = []
         while len(out) < count:
             message = self.receive(timeout)
             assert message["type"] == "next", message
