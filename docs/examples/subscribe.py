@@ -2,8 +2,9 @@
 
     uv run python docs/examples/subscribe.py ws://127.0.0.1:8000/graphql/ TOKEN MATCH_ID [AFTER]
 
-Uses the ``websockets`` package (a development dependency of this project). Stops when the
-server completes the subscription (the match is over) or after 60 s without a message.
+Uses the ``websockets`` package (a dependency of this project: uvicorn serves websockets with
+it). Stops when the server completes the subscription (the match is over) or after 60 s without
+a message.
 """
 
 from __future__ import annotations

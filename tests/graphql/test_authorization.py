@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tests.api.test_authorization import CASES, setup
+from tests.api.test_authorization import CASES
+from tests.api.test_authorization import setup as match_for
 
 from .helpers import post
 
@@ -41,7 +42,7 @@ def gql_code(client, endpoint: str, match_id: str, view: dict) -> str | None:
 
 @pytest.mark.parametrize(("kind", "visibility", "endpoint", "role", "expected"), CASES)
 def test_authorization_matrix_through_graphql(kind, visibility, endpoint, role, expected):
-    match_id, clients, view = setup(kind, visibility)
+    match_id, clients, view = match_for(kind, visibility)
     assert gql_code(clients[role], endpoint, match_id, view) == CODE[expected]
 
 
