@@ -4,6 +4,8 @@ DRF's own ``Authorization: Token <token>`` keeps working too (settings list both
 token is the same DRF ``authtoken`` key either way.
 """
 
+from typing import Any
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from rest_framework.authentication import TokenAuthentication
@@ -11,6 +13,18 @@ from rest_framework.authentication import TokenAuthentication
 
 class BearerTokenAuthentication(TokenAuthentication):
     keyword = "Bearer"
+
+
+def token_user(request: Any) -> Any:
+    """The user of the request's token, the same way as the REST views (``Bearer`` or DRF
+    ``Token``), or ``None`` without one; a token that is not valid raises DRF's
+    ``AuthenticationFailed``. ``request`` needs only ``META`` (the follower's plain Django
+    requests, and the GraphQL websocket's ``connection_init`` payload)."""
+    for scheme in (BearerTokenAuthentication(), TokenAuthentication()):
+        found = scheme.authenticate(request)
+        if found is not None:
+            return found[0]
+    return None
 
 
 class BearerTokenScheme(OpenApiAuthenticationExtension):

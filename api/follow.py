@@ -1,126 +1,44 @@
 """Following a match: the long-poll events endpoint as an async view.
 
 In production this runs in its own ASGI process (uvicorn, ``fibserver.asgi``): a waiting client
-holds no thread and no worker, only a future. Each process keeps **one** Redis subscription and
-fans the "match changed" messages out to its waiters in-process. Waiters always re-read the
-events table (never trust a message for content), and re-check it every few seconds anyway, so a
-lost message or a Redis outage only delays a follower; no event is ever missed.
+holds no thread and no worker, only a future. Each process keeps **one** Redis subscription
+(:mod:`api.hub`, shared with the GraphQL subscriptions) and fans the "match changed" messages out
+to its waiters in-process. Waiters always re-read the events table (never trust a message for
+content), and re-check it every few seconds anyway, so a lost message or a Redis outage only
+delays a follower; no event is ever missed.
 
-``wait`` is honoured only where waiting is cheap. Under WSGI (gunicorn, and ``runserver``, which
-is WSGI too) the view answers at once with what there is: a gunicorn sync worker that waited
-would serve nobody else meanwhile (5 waiting clients made ``/healthz/`` take 19 s). The one
-exception is the threaded development server of ``scripts/serve``
-(``FIBSERVER["WSGI_LONG_POLL"]``, on in ``fibserver.settings.dev``), where a waiting request holds
-one thread and polls the database. In production the proxy (deploy/nginx.conf) sends
-``/api/matches/<id>/events/`` to the follower, so clients of the one base URL always get the wait.
+``wait`` is honoured only where waiting is cheap: under ASGI (the follower, and ``scripts/serve``,
+which runs the ASGI app on uvicorn). Under WSGI (gunicorn) the view answers at once with what
+there is: a gunicorn sync worker that waited would serve nobody else meanwhile (5 waiting
+clients made ``/healthz/`` take 19 s). ``FIBSERVER["WSGI_LONG_POLL"]`` (on in
+``fibserver.settings.dev``) lets Django's threaded ``runserver`` wait too, a thread per waiter.
+In production the proxy (deploy/nginx.conf) sends ``/api/matches/<id>/events/`` to the
+follower, so clients of the one base URL always get the wait.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
-from collections import defaultdict
-from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import APIException
 
-from api.authentication import BearerTokenAuthentication
+from api.authentication import token_user
 from api.errors import exception_handler, method_not_allowed_json
 from fibserver.errors import AppError
 from games import selectors
-from games.notify import CHANNEL
 
+from .hub import POLL_SECONDS, RECHECK_SECONDS, hub, use_redis, wait_for_event
 from .rest.matches import events_params, seat_param
-
-log = logging.getLogger(__name__)
-
-#: Re-read the events table at least this often while waiting, message or not (seconds).
-RECHECK_SECONDS = 5.0
-#: Without Redis (embedded mode, or under WSGI) waiters poll the database this often.
-POLL_SECONDS = 0.5
 
 
 def may_wait(request: HttpRequest) -> bool:
     """Whether this server may hold the request: under ASGI, or the development server."""
     return isinstance(request, ASGIRequest) or bool(settings.FIBSERVER["WSGI_LONG_POLL"])
-
-
-class Hub:
-    """One Redis subscription per process and event loop; wakes the waiters of a match."""
-
-    def __init__(self) -> None:
-        self.waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
-        self.task: asyncio.Task[None] | None = None
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.connected = False
-
-    def ensure_running(self) -> None:
-        loop = asyncio.get_running_loop()
-        if self.task is None or self.task.done() or self.loop is not loop:
-            self.loop = loop
-            self.task = loop.create_task(self._listen())
-
-    async def _listen(self) -> None:
-        import redis.asyncio as aioredis
-
-        while True:
-            client = aioredis.Redis.from_url(str(settings.REDIS_URL))
-            try:
-                async with client.pubsub() as pubsub:
-                    await pubsub.subscribe(CHANNEL)
-                    self.connected = True
-                    async for message in pubsub.listen():
-                        if message.get("type") == "message":
-                            self.wake(message["data"].decode().split(":", 1)[0])
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.warning("follower lost its Redis subscription; retrying", exc_info=True)
-            finally:
-                self.connected = False
-                with contextlib.suppress(Exception):
-                    await client.aclose()
-            self.wake_all()  # let everyone re-check the database while we reconnect
-            await asyncio.sleep(1.0)
-
-    def wake(self, match_id: str) -> None:
-        for event in self.waiters.get(match_id, ()):
-            event.set()
-
-    def wake_all(self) -> None:
-        for events in self.waiters.values():
-            for event in events:
-                event.set()
-
-    async def wait(self, match_id: str, timeout: float) -> None:
-        event = asyncio.Event()
-        self.waiters[match_id].add(event)
-        try:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), timeout)
-        finally:
-            self.waiters[match_id].discard(event)
-            if not self.waiters[match_id]:
-                del self.waiters[match_id]
-
-
-hub = Hub()
-
-
-def _authenticate(request: HttpRequest) -> Any:
-    """The same token authentication as the REST views (``Bearer`` or DRF ``Token``)."""
-    for scheme in (BearerTokenAuthentication(), TokenAuthentication()):
-        found = scheme.authenticate(request)
-        if found is not None:
-            return found[0]
-    return None
 
 
 @csrf_exempt  # token authentication only: no cookie session, so no CSRF to guard against
@@ -131,28 +49,37 @@ async def match_events(request: HttpRequest, match_id: str) -> JsonResponse:
     try:
         after, wait = events_params(request)
         seat = seat_param(request)
-        user = await sync_to_async(_authenticate)(request)
-        body = await sync_to_async(selectors.events_page)(match_id, user, after, seat)
+        user = await sync_to_async(token_user)(request)
+        key = str(selectors.match_pk(match_id))
     except (APIException, AppError) as error:
-        response = exception_handler(error, {})  # the one error shape of the whole API
-        assert response is not None, "API and application errors always map to a response"
-        return JsonResponse(response.data, status=response.status_code)
+        return _error_response(error)
     if not may_wait(request):
         wait = 0.0
-    if body["events"] or wait <= 0 or body["status"] in ("finished", "aborted"):
-        return JsonResponse(body)
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + wait
-    use_hub = bool(settings.REDIS_URL) and isinstance(request, ASGIRequest)  # ASGI with Redis
+    use_hub = use_redis() and isinstance(request, ASGIRequest)  # ASGI with Redis
     if use_hub:
         hub.ensure_running()
-    key = str(selectors.match_pk(match_id))
-    while (remaining := give_up - loop.time()) > 0:
-        if use_hub and hub.connected:
-            await hub.wait(key, min(remaining, RECHECK_SECONDS))
-        else:
-            await asyncio.sleep(min(remaining, POLL_SECONDS))
-        body = await sync_to_async(selectors.events_page)(match_id, user, after, seat)
-        if body["events"] or body["status"] in ("finished", "aborted"):
-            break
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + wait
+    # Listen before the first read: a change committed in between still wakes this follower.
+    with hub.listening(key) as changed:
+        try:
+            body = await sync_to_async(selectors.events_page)(match_id, user, after, seat)
+        except (APIException, AppError) as error:
+            return _error_response(error)
+        while (
+            not body["events"]
+            and body["status"] not in ("finished", "aborted")
+            and (remaining := give_up - loop.time()) > 0
+        ):
+            if use_hub and hub.connected:
+                await wait_for_event(changed, min(remaining, RECHECK_SECONDS))
+            else:
+                await asyncio.sleep(min(remaining, POLL_SECONDS))
+            body = await sync_to_async(selectors.events_page)(match_id, user, after, seat)
     return JsonResponse(body)
+
+
+def _error_response(error: APIException | AppError) -> JsonResponse:
+    response = exception_handler(error, {})  # the one error shape of the whole API
+    assert response is not None, "API and application errors always map to a response"
+    return JsonResponse(response.data, status=response.status_code)

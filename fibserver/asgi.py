@@ -1,9 +1,59 @@
-"""ASGI entry point: the follower server (uvicorn) for the long-poll events endpoint."""
+"""ASGI entry point: the follower server (uvicorn) — and the embedded default's one server.
+
+- HTTP requests go to Django (the long-poll events endpoint, and in the embedded default
+  ``scripts/serve`` everything else too: REST, GraphQL over HTTP, docs, admin);
+- websocket requests on ``/graphql/`` go to the GraphQL subscriptions (``graphql-transport-ws``,
+  :mod:`api.graphql.ws`); any other websocket is refused;
+- ``lifespan``: with ``FIBSERVER_EMBEDDED_RUNNER=1`` (``scripts/serve``) and embedded tasks, the
+  runner thread that plays bots and enforces deadlines starts with the server.
+"""
 
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
 
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+from api.graphql.ws import websocket_app  # noqa: E402  (needs the apps loaded)
+
+GRAPHQL_PATHS = ("/graphql/", "/graphql")
+
+graphql_websocket = websocket_app()
+
+
+def _start_embedded_runner() -> None:
+    from django.conf import settings
+
+    if (
+        os.environ.get("FIBSERVER_EMBEDDED_RUNNER") == "1"
+        and settings.FIBSERVER["TASKS"] == "embedded"
+    ):
+        from games import runner
+
+        runner.start()
+
+
+async def _lifespan(receive: Any, send: Any) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            _start_embedded_runner()
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    if scope["type"] == "websocket":
+        if scope.get("path") in GRAPHQL_PATHS:
+            await graphql_websocket(scope, receive, send)
+        else:
+            await send({"type": "websocket.close", "code": 4404})
+    elif scope["type"] == "lifespan":
+        await _lifespan(receive, send)
+    else:
+        await django_application(scope, receive, send)

@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularSwaggerView
 
 from api.docs import RedocView, SchemaView
+from api.graphql.views import graphql_view
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -20,5 +21,7 @@ urlpatterns = [
         RedocView.as_view(url_name="schema", http_method_names=["get", "head"]),
         name="redoc",
     ),
+    # GraphQL over HTTP (websocket subscriptions on the same path: fibserver.asgi).
+    path("graphql/", graphql_view, name="graphql"),
     path("", include("api.urls")),
 ]

@@ -149,6 +149,12 @@ def _seat_json(seat: Seat) -> dict[str, Any]:
     }
 
 
+def seat_entries(match: Match) -> list[dict[str, Any]]:
+    """The public seat entries of a list item, in seat order, from the seats (and their users)
+    the queryset prefetched: no query of its own."""
+    return [_seat_json(s) for s in sorted(match.seats.all(), key=lambda s: s.position)]
+
+
 def match_view(match: Match, user: Caller, seat: int | None = None) -> dict[str, Any]:
     """The caller's view of a match: everything a client renders, redacted for the caller.
 

@@ -363,10 +363,7 @@ class ActionView(MatchBase):
     )
     def post(self, request: Request, match_id: str) -> Response:
         action, expected = s.validate_action(request.data)
-        key = request.headers.get("Idempotency-Key")
-        if key is not None and not IDEMPOTENCY_KEY_RE.fullmatch(key):
-            message = f"Must be 1 to {r.IDEMPOTENCY_KEY_MAX} visible ASCII characters."
-            raise Invalid(f"Idempotency-Key: {message}", fields={"Idempotency-Key": [message]})
+        key = idempotency_key(request.headers.get("Idempotency-Key"))
         code, payload = services.action_submit(
             match_id=match_id,
             user=request.user,
@@ -380,6 +377,14 @@ class ActionView(MatchBase):
 
 
 IDEMPOTENCY_KEY_RE = re.compile(r.IDEMPOTENCY_KEY_PATTERN)
+
+
+def idempotency_key(key: str | None) -> str | None:
+    """An ``Idempotency-Key`` as the schema documents it, or ``400 invalid``."""
+    if key is not None and not IDEMPOTENCY_KEY_RE.fullmatch(key):
+        message = f"Must be 1 to {r.IDEMPOTENCY_KEY_MAX} visible ASCII characters."
+        raise Invalid(f"Idempotency-Key: {message}", fields={"Idempotency-Key": [message]})
+    return key
 
 
 class EventsView(MatchBase):

@@ -303,6 +303,23 @@ def _fibserver_settings() -> dict[str, Any]:
 
 FIBSERVER = _fibserver_settings()
 
+# --- GraphQL (api/graphql, docs/graphql.md) ----------------------------------------------------
+
+GRAPHQL = {
+    # `__schema` / `__type` queries (GraphiQL and code generators use them; the SDL is committed
+    # as api/graphql/schema.graphql either way). Off by default in production.
+    "INTROSPECTION": env_bool("GRAPHQL_INTROSPECTION", True),
+    # Checked before any resolver runs (api/graphql/limits.py).
+    "MAX_TOKENS": env_int("GRAPHQL_MAX_TOKENS", 2000),
+    "MAX_DEPTH": env_int("GRAPHQL_MAX_DEPTH", 8),
+    "MAX_ALIASES": env_int("GRAPHQL_MAX_ALIASES", 15),
+    "MAX_COST": env_int("GRAPHQL_MAX_COST", 10_000),
+    # The largest `first` of a page (`matches`).
+    "MAX_PAGE": 100,
+    # Subscriptions one websocket may hold at once.
+    "MAX_SUBSCRIPTIONS": 20,
+}
+
 if FIBSERVER["TASKS"] not in {"celery", "embedded", "inline"}:
     raise ImproperlyConfigured("FIBSERVER_TASKS must be celery, embedded or inline.")
 if FIBSERVER["TASKS"] == "celery" and not REDIS_URL:

@@ -1,7 +1,9 @@
-"""Development: the embedded server of ``scripts/serve`` (runserver, on 127.0.0.1 by default).
+"""Development: the embedded server of ``scripts/serve`` (uvicorn on the ASGI application, on
+127.0.0.1 by default).
 
 Debug pages are on (they show tracebacks and settings: never expose this server), and the
-events endpoint honours ``wait`` under WSGI, since runserver gives each request its own thread.
+events endpoint honours ``wait`` under WSGI too (``manage.py runserver``, which gives each
+request its own thread; under ``scripts/serve``'s ASGI server it waits anyway).
 """
 
 import warnings

@@ -38,6 +38,9 @@ SECRET_KEY = _secret_key()
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
 
+# GraphQL introspection only when asked for (the SDL is public: api/graphql/schema.graphql).
+GRAPHQL = {**GRAPHQL, "INTROSPECTION": env_bool("GRAPHQL_INTROSPECTION", False)}  # noqa: F405
+
 # --- HTTPS -----------------------------------------------------------------------------------
 
 # The public entry point speaks HTTPS. Behind the proxy, Django knows a request was HTTPS from

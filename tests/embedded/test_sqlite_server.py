@@ -36,7 +36,8 @@ def free_port() -> int:
 
 
 class Server:
-    """``manage.py runserver`` (threaded, the embedded runner on) on a fresh SQLite file."""
+    """The server of ``scripts/serve`` (uvicorn on ``fibserver.asgi``, the embedded runner on) on
+    a fresh SQLite file."""
 
     def __init__(self, tmp: Path) -> None:
         self.db = tmp / "embedded.sqlite3"
@@ -54,11 +55,15 @@ class Server:
             "DEBUG": "false",
             "ALLOWED_HOSTS": "127.0.0.1",
             "SECRET_KEY": "test-" + uuid.uuid4().hex * 2,
+            "DB_CONN_MAX_AGE": "0",
         }
         manage = [sys.executable, "manage.py"]
         subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=self.env, check=True)
         self.process = subprocess.Popen(
-            [*manage, "runserver", "--noreload", f"127.0.0.1:{self.port}"],
+            [
+                *[sys.executable, "-m", "uvicorn", "fibserver.asgi:application"],
+                *["--lifespan", "on", "--host", "127.0.0.1", "--port", str(self.port)],
+            ],
             cwd=ROOT,
             env=self.env,
             stdout=subprocess.DEVNULL,

@@ -1,0 +1,84 @@
+"""``matchEvents``: the caller's redacted events as they are committed, over a websocket.
+
+Served by the ASGI follower, woken by the follower's one Redis subscription (:mod:`api.hub`,
+the same as the long-poll's). A message only says "look again": every delivery is a re-read of
+the events table through the same selector as REST's event feed (``events_page``: one snapshot,
+one redaction), after the last sequence number delivered. So a subscriber that reconnects with
+``after`` = the last ``seq`` it saw misses nothing and sees nothing twice, and a lost message
+only delays it until the next re-check. The subscription completes once a finished (or aborted)
+match has delivered its last event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, Callable
+from typing import Any, TypeVar
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections, connection
+
+from api.hub import POLL_SECONDS, RECHECK_SECONDS, hub, use_redis, wait_for_event
+from games import selectors
+
+from .types import MatchEvent
+
+T = TypeVar("T")
+OVER = ("finished", "aborted")
+
+
+def _fresh(fn: Callable[..., T]) -> Callable[..., T]:
+    """``fn`` with the database connection handled as Django handles it around a request
+    (a websocket has no request cycle): stale connections closed before and after. Inside a
+    transaction (tests) the transaction decides."""
+
+    def run(*args: Any, **kwargs: Any) -> T:
+        if not connection.in_atomic_block:
+            close_old_connections()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if not connection.in_atomic_block:
+                close_old_connections()
+
+    return run
+
+
+async def db(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run the synchronous selector or service ``fn`` from async code."""
+    return await sync_to_async(_fresh(fn))(*args, **kwargs)
+
+
+async def first_page(user: Any, match_id: str, after: int, seat: int | None) -> dict[str, Any]:
+    """The first read, before the stream starts: a caller who may not see the match is refused
+    here (``not_found``, as in REST), with an ``error`` message and no stream."""
+    return await db(selectors.events_page, match_id, user, after, seat)
+
+
+async def follow(
+    user: Any, match_id: str, after: int, seat: int | None, page: dict[str, Any]
+) -> AsyncGenerator[MatchEvent, None]:
+    """Deliver ``page``, then every later event once, until a match that is over has no more."""
+    key = str(selectors.match_pk(match_id))
+    redis = use_redis()
+    for event in page["events"]:
+        yield MatchEvent.of(event)
+        after = event["seq"]
+    # From here on the hub is listened to *before* each read: a change committed between a read
+    # and the wait still wakes this subscriber.
+    with hub.listening(key) as changed:
+        while True:
+            page = await db(selectors.events_page, match_id, user, after, seat)
+            for event in page["events"]:
+                yield MatchEvent.of(event)
+                after = event["seq"]
+            if page["more"]:
+                continue
+            if page["status"] in OVER:
+                return
+            if redis:
+                hub.ensure_running()
+            if redis and hub.connected:
+                await wait_for_event(changed, RECHECK_SECONDS)
+            else:
+                await asyncio.sleep(POLL_SECONDS)

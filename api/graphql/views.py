@@ -1,0 +1,61 @@
+"""``/graphql/`` over HTTP: Strawberry's Django view, served by the API (WSGI) like REST.
+
+- Tokens as REST: ``Authorization: Bearer <token>`` (or ``Token <token>``); no cookies, so no
+  CSRF token is needed (the view is exempt, as DRF's views are).
+- GraphiQL (a browser ``GET``) only with ``DEBUG`` on (it loads its scripts from a CDN).
+- A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (64 KiB) is refused before it is read: 413.
+- Requests that are not GraphQL at all (not JSON, no query, a batch) get the GraphQL error
+  shape with ``malformed_request`` and their HTTP status (400, 405 …), never a bare text.
+- Mutations only by ``POST``; queries also by ``GET``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from cross_web import HTTPException
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
+from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import csrf_exempt
+from strawberry.django.views import GraphQLView
+
+from .context import Context
+from .schema import schema
+
+
+def error_response(status: int, code: str, message: str) -> HttpResponse:
+    body = {"data": None, "errors": [{"message": message, "extensions": {"code": code}}]}
+    return HttpResponse(orjson.dumps(body), status=status, content_type="application/json")
+
+
+def too_large() -> HttpResponse:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return error_response(413, "payload_too_large", f"The request body exceeds {limit} bytes.")
+
+
+@method_decorator(csrf_exempt, name="dispatch")
+class FibGraphQLView(GraphQLView[Context, None]):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        self.graphql_ide = "graphiql" if settings.DEBUG else None
+        declared = request.META.get("CONTENT_LENGTH") or ""
+        if declared.isdigit() and int(declared) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+            return too_large()
+        try:
+            return self.run(request=request)
+        except HTTPException as error:
+            return error_response(error.status_code, "malformed_request", error.reason)
+        except RequestDataTooBig:
+            return too_large()
+
+    def get_context(self, request: HttpRequest, response: HttpResponse) -> Context:
+        return Context(meta=request.META, request=request)
+
+    def encode_json(self, data: object) -> bytes:
+        return orjson.dumps(data)
+
+
+graphql_view = FibGraphQLView.as_view(schema=schema)
