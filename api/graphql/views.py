@@ -2,7 +2,8 @@
 
 - Tokens as REST: ``Authorization: Bearer <token>`` (or ``Token <token>``); no cookies, so no
   CSRF token is needed (the view is exempt, as DRF's views are).
-- GraphiQL (a browser ``GET``) only with ``DEBUG`` on (it loads its scripts from a CDN).
+- GraphiQL (a browser ``GET``) only with ``DEBUG`` on, its scripts served from the repository
+  (``api/static/graphiql/``), never a CDN.
 - A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (64 KiB) is refused before it is read: 413.
 - Requests that are not GraphQL at all (not JSON, no query, a batch) get the GraphQL error
   shape with ``malformed_request`` and their HTTP status (400, 405 …), never a bare text.

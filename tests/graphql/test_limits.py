@@ -143,6 +143,28 @@ def test_introspection_follows_its_setting(settings, enabled):
     assert post(Client(), "{ __typename }").json() == {"data": {"__typename": "Query"}}
 
 
+def test_graphiql_loads_only_files_the_server_itself_serves(settings):
+    """No CDN: every script and style of the page is a static file of the repository, and the
+    files are the ones the page's integrity hashes name."""
+    import base64
+    import hashlib
+    import re
+
+    from django.contrib.staticfiles import finders
+
+    settings.DEBUG = True
+    page = Client().get("/graphql/", HTTP_ACCEPT="text/html").content.decode()
+    assert "unpkg" not in page and not re.search(r'(?:src|href)="(?:https?:)?//', page)
+    assets = re.findall(r'(?:src|href)="/static/([^"]+)"\s+integrity="([^"]+)"', page)
+    assert len(assets) == 7, assets
+    for name, integrity in assets:
+        path = finders.find(name)
+        assert path, name
+        with open(path, "rb") as file:
+            digest = base64.b64encode(hashlib.sha384(file.read()).digest()).decode()
+        assert integrity == f"sha384-{digest}", name
+
+
 def test_graphiql_only_with_debug(settings):
     for debug in (True, False):
         settings.DEBUG = debug
