@@ -105,7 +105,8 @@ def test_idempotency_keys_are_shared_with_rest_and_apply_once():
     assert "errors" not in again
     assert again["data"]["act"]["version"] == first.json()["version"]
     assert rest[turn].view(match_id)["version"] == first.json()["version"]  # applied once
-    reused = gql[turn].act(match_id, {"type": "other"}, key="k-1")
+    other = {"type": "call"} if action["type"] != "call" else {"type": "accept"}  # well-formed
+    reused = gql[turn].act(match_id, other, key="k-1")
     assert gql_error(reused)["code"] == "idempotency_key_reused"
     too_long = gql[turn].act(match_id, action, key="k" * 129)
     assert gql_error(too_long)["code"] == "invalid"
@@ -130,7 +131,7 @@ def test_throttles_are_one_budget_for_rest_and_graphql(monkeypatch):
 def test_actions_are_throttled_per_user_across_both_apis(monkeypatch):
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"actions": "2/min"})
     match_id, rest, gql = both()
-    assert rest[0].act(match_id, {"type": "nothing"}).status_code in (403, 422)
+    assert rest[0].act(match_id, {"type": "nothing"}).status_code in (400, 403, 422)
     assert gql_error(gql[0].act(match_id, {"type": "nothing"}))["code"] != "throttled"
     assert gql_error(gql[0].act(match_id, {"type": "nothing"}))["code"] == "throttled"
     assert rest[0].act(match_id, {"type": "nothing"}).status_code == 429
