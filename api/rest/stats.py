@@ -50,15 +50,27 @@ class LeaderboardView(APIView):
         parameters=[
             GAME_PATH,
             OpenApiParameter(
-                "board", str, enum=list(boards.BOARD_IDS), description="default: rating"
+                "board", str, enum=list(boards.BOARD_IDS), default="rating", description="which"
             ),
-            OpenApiParameter("limit", int, description=f"1–{leaderboards.PAGE_MAX}, default 50"),
-            OpenApiParameter("offset", int, description="entries to skip, default 0"),
+            OpenApiParameter(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": leaderboards.PAGE_MAX},
+                default=leaderboards.PAGE_DEFAULT,
+                description="entries per page",
+            ),
+            OpenApiParameter(
+                "offset",
+                {"type": "integer", "minimum": 0},
+                default=0,
+                description="entries to skip",
+            ),
             OpenApiParameter(
                 "around", str, enum=["me"], description="the page around the caller's own rank"
             ),
             OpenApiParameter(
-                "active_days", int, description="only players who played within this many days"
+                "active_days",
+                {"type": "integer", "minimum": 1, "maximum": 36500},
+                description="only players whose latest match ended within this many days",
             ),
         ],
         responses={200: out.LeaderboardOut, **errors(400, 401, 404)},
