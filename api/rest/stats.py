@@ -96,14 +96,20 @@ class LeaderboardView(APIView):
             active_days=active_days,
         )
         url = remove_query_param(request.build_absolute_uri(), "around")
-        next_offset, previous_offset = body.pop("next_offset"), body.pop("previous_offset")
-        body["next"] = (
-            None if next_offset is None else replace_query_param(url, "offset", next_offset)
+        links = {}
+        for key in ("next", "previous"):
+            offset_to = body[f"{key}_offset"]
+            links[key] = (
+                None if offset_to is None else replace_query_param(url, "offset", offset_to)
+            )
+        first = ("game", "board", "title", "description", "eligibility", "active_days", "count")
+        return Response(
+            {
+                **{key: body[key] for key in first},
+                **links,
+                **{key: body[key] for key in ("offset", "limit", "results", "me")},
+            }
         )
-        body["previous"] = (
-            None if previous_offset is None else replace_query_param(url, "offset", previous_offset)
-        )
-        return Response(body)
 
 
 class PlayerView(APIView):

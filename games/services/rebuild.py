@@ -34,7 +34,8 @@ def stats_rebuild(*, game: str | None = None, write: bool = True) -> dict[str, A
                 cursor.execute(f"LOCK TABLE {tables} IN EXCLUSIVE MODE")
         if write:
             _record_older_matches(game)
-        careers, points, matches = _replay(game)
+        relabel: list[RecordedMatch] = []  # records whose "rated" was not known yet
+        careers, points, matches = _replay(game, relabel)
         stored = Career.objects.all() if game is None else Career.objects.filter(game=game)
         history = (
             RatingPoint.objects.all() if game is None else RatingPoint.objects.filter(game=game)
@@ -47,6 +48,7 @@ def stats_rebuild(*, game: str | None = None, write: bool = True) -> dict[str, A
         if not write:
             summary["differences"] = differences(stored, history, careers, points)
             return summary
+        RecordedMatch.objects.bulk_update(relabel, ["rated"], batch_size=CHUNK)
         history.delete()
         stored.delete()
         Career.objects.bulk_create(careers, batch_size=CHUNK)
@@ -67,7 +69,9 @@ def _record_older_matches(game: str | None) -> None:
     )
 
 
-def _replay(game: str | None) -> tuple[list[Career], list[RatingPoint], int]:
+def _replay(
+    game: str | None, relabel: list[RecordedMatch]
+) -> tuple[list[Career], list[RatingPoint], int]:
     thresholds = boards.Thresholds.current()
     records = RecordedMatch.objects.select_related("match").order_by("pk")
     if game is not None:
@@ -79,10 +83,10 @@ def _replay(game: str | None) -> tuple[list[Career], list[RatingPoint], int]:
     for record in records.iterator(chunk_size=CHUNK):
         chunk.append(record)
         if len(chunk) == CHUNK:
-            points += _replay_chunk(chunk, careers, thresholds)
+            points += _replay_chunk(chunk, careers, thresholds, relabel)
             matches += len(chunk)
             chunk = []
-    points += _replay_chunk(chunk, careers, thresholds)
+    points += _replay_chunk(chunk, careers, thresholds, relabel)
     matches += len(chunk)
     return list(careers.values()), points, matches
 
@@ -91,6 +95,7 @@ def _replay_chunk(
     chunk: list[RecordedMatch],
     careers: dict[tuple[int, str], Career],
     thresholds: boards.Thresholds,
+    relabel: list[RecordedMatch],
 ) -> list[RatingPoint]:
     if not chunk:
         return []
@@ -111,6 +116,9 @@ def _replay_chunk(
                 careers[key] = Career(user_id=person.user_id, game=match.game)
             mine[person.user_id] = careers[key]
         points += tally_match(facts, mine, record, thresholds)
+        if record.rated != facts.rated:
+            record.rated = facts.rated
+            relabel.append(record)
     return points
 
 
