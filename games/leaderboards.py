@@ -4,8 +4,8 @@ Everything here reads the careers the end-of-match work maintains (``Career``, `
 never the matches, so a statistic of an unfinished match cannot show, and every page costs a
 fixed number of queries whatever the size of the history:
 
-- a leaderboard page: the count and the page (two more with ``around=me``: the caller's row and
-  the count of those ahead of it), each over the board's own index;
+- a leaderboard page: the count, the page over the board's own index and its players' names
+  (two more with ``around=me``: the caller's row and the count of those ahead of it);
 - a player's statistics: the player, their careers, their latest rating points (one query for
   every game, ranked per game in the database).
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import F, Q, QuerySet, Window
+from django.db.models import F, Prefetch, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
@@ -101,7 +101,7 @@ def leaderboard(
     me = None
     with snapshot():
         if around is not None:
-            mine = _with_user(on_board.filter(user_id=around)).first()
+            mine = on_board.filter(user_id=around).select_related("user").first()
             if mine is None:
                 raise NotFound(
                     "You are not on this board yet"
@@ -145,9 +145,9 @@ def _who_is_on(board: str, thresholds: boards.Thresholds) -> str:
 
 
 def _with_user(careers: QuerySet[Career]) -> QuerySet[Career]:
-    return careers.select_related("user").defer(
-        *(f"user__{f.attname}" for f in User._meta.concrete_fields if f.attname not in _USER)
-    )
+    """The careers with their players' names, fetched in a second query for the page's rows
+    only: joined, a deep page would look up the player of every row it skips."""
+    return careers.prefetch_related(Prefetch("user", queryset=User.objects.only(*_USER)))
 
 
 _USER = ("id", "username", "display_name")
