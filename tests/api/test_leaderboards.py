@@ -257,3 +257,26 @@ def test_statistics_stay_hidden_until_the_match_ends_then_count_once():
     assert [g["game"] for g in profile["games"]] == ["fabfib"]
     assert [g["game"] for g in ada.get("/api/me/stats/").json()["games"]] == ["fabfib"]
     assert RecordedMatch.objects.filter(match_id=match["id"]).count() == 1
+
+
+@pytest.mark.parametrize("name", ["rating", "wins", "detective"])
+def test_my_rank_is_my_place_in_the_full_listing_ties_included(auth_client, api_client, name):
+    from rest_framework.authtoken.models import Token
+
+    rng = random.Random(name)
+    everyone = users(12)
+    for user in everyone:  # few distinct values: many ties at every level of the order
+        put(
+            user,
+            matches=rng.choice([10, 11]),
+            rated_matches=rng.choice([10, 11]),
+            wins=rng.choice([3, 4]),
+            rating=rng.choice([1.5, 2.5]),
+            stats={"calls": rng.choice([10, 20]), "calls_right": 5},
+        )
+    listing = ids(board(api_client, board=name, limit=100).json())
+    assert len(listing) == 12
+    for user in everyone:
+        token = Token.objects.get_or_create(user=user)[0].key
+        me = board(auth_client(token), board=name, around="me", limit=5).json()["me"]
+        assert me["rank"] == listing.index(user.pk) + 1
