@@ -23,6 +23,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -47,6 +48,7 @@ from games.engine import registry  # noqa: E402
 from games.models import Career, Match, RatingPoint, Seat  # noqa: E402
 
 PORT = 8765
+SERVER_LOG = Path(tempfile.gettempdir()) / "fib-bench-leaderboards-server.log"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -96,8 +98,8 @@ def run(
                 times.append(ms)
                 statuses[status] = statuses.get(status, 0) + 1
 
-    for _ in range(20):  # warm up each worker's connection
-        Client().get(make(random.Random(0))[0])
+    for n in range(20):  # warm up each worker's connection
+        Client().get(*make(random.Random(n)))
     started = time.perf_counter()
     threads = [threading.Thread(target=work, args=(i,)) for i in range(clients)]
     for t in threads:
@@ -123,7 +125,10 @@ def explain(label: str, reader: Callable[[], Any]) -> str:
     """The queries one reader sends, each with its EXPLAIN (ANALYZE, BUFFERS)."""
     with CaptureQueriesContext(connection) as captured:
         reader()
-    parts = [f"### {label}\n", f"{len(captured.captured_queries)} queries.\n"]
+    statements = [q["sql"].split()[0].upper() for q in captured.captured_queries]
+    selects = statements.count("SELECT")
+    others = ", ".join(s for s in statements if s != "SELECT")
+    parts = [f"### {label}\n", f"{selects} queries (and {others}: the snapshot).\n"]
     for query in captured.captured_queries:
         sql = query["sql"]
         if not sql.lstrip().upper().startswith("SELECT"):
@@ -143,7 +148,7 @@ def main() -> None:
     args = parser.parse_args()
     assert connection.vendor == "postgresql", "run it on PostgreSQL (DATABASE_URL)"
     sizes = {
-        "users": Career.objects.values("user_id").distinct().count(),
+        "players with a career": Career.objects.values("user_id").distinct().count(),
         "matches": Match.objects.count(),
         "seats": Seat.objects.count(),
         "careers": Career.objects.count(),
@@ -182,11 +187,14 @@ def main() -> None:
             f"127.0.0.1:{PORT}",
             "-w",
             str(args.workers),
+            "--timeout",
+            "120",
             "--log-level",
             "warning",
         ],
         cwd=ROOT,
-        env={**os.environ, "DB_CONN_MAX_AGE": "600"},
+        env={**os.environ, "DB_CONN_MAX_AGE": "600", "LOG_LEVEL": "ERROR"},
+        stderr=open(SERVER_LOG, "w"),  # noqa: SIM115
         start_new_session=True,
     )
     try:
