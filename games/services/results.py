@@ -30,6 +30,10 @@ def match_record_results(*, match_id: MatchId) -> bool:
     match = Match.objects.select_for_update().filter(pk=match_pk(match_id)).first()
     if match is None or match.status != Match.Status.FINISHED or match.results_recorded:
         return False
+    if match.placements is None or match.finished_at is None:  # no result: nothing to count
+        match.results_recorded = True  # (and nothing for the sweep to queue again)
+        match.save(update_fields=["results_recorded"])
+        return False
     seats = list(Seat.objects.filter(match=match).order_by("position").values_list("user_id"))
     facts = facts_of(match, [user_id for (user_id,) in seats], decision_counts([match.pk]))
     user_ids = [p.user_id for p in facts.participants]  # sorted: locks taken in one order

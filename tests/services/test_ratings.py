@@ -189,3 +189,12 @@ def test_ratings_follow_the_order_matches_were_recorded_in():
     assert (career(a).mu, career(a).sigma) == expected([1, 2], after_second)[0]
     records = list(RecordedMatch.objects.order_by("pk").values_list("match_id", flat=True))
     assert records == [second.pk, first.pk]
+
+
+def test_a_finished_match_without_a_result_is_marked_done_and_counts_for_nobody():
+    a, b = people(2)
+    match = finished_match("fabfib", [a, b, BOT], [1, 2, 3])
+    Match.objects.filter(pk=match.pk).update(placements=None)
+    assert services.match_record_results(match_id=match.pk) is False
+    assert Match.objects.get(pk=match.pk).results_recorded, "the sweep stops queueing it"
+    assert not Career.objects.exists()
