@@ -6,4 +6,5 @@ urlpatterns = [
     path("healthz/", views.healthz, name="healthz"),
     path("api/", include("api.rest.auth_urls")),
     path("api/", include("api.rest.match_urls")),
+    path("api/", include("api.rest.stats_urls")),
 ]

@@ -16,7 +16,7 @@ from django.http import HttpRequest
 from fibserver.errors import AppError
 
 from . import services
-from .models import Career, Event, IdempotencyRecord, Match, Seat
+from .models import Career, Event, IdempotencyRecord, Match, RatingPoint, RecordedMatch, Seat
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -97,5 +97,17 @@ class IdempotencyRecordAdmin(ReadOnlyAdmin):
 
 @admin.register(Career)
 class CareerAdmin(ReadOnlyAdmin):
-    list_display = ("user", "game", "matches", "wins", "place_sum", "updated_at")
+    list_display = ("user", "game", "matches", "wins", "rating", "rated_matches", "updated_at")
+    list_filter = ("game",)
+
+
+@admin.register(RecordedMatch)
+class RecordedMatchAdmin(ReadOnlyAdmin):
+    list_display = ("id", "match", "game", "rated", "recorded_at")
+    list_filter = ("game", "rated")
+
+
+@admin.register(RatingPoint)
+class RatingPointAdmin(ReadOnlyAdmin):
+    list_display = ("user", "game", "match", "rating", "place", "played_at")
     list_filter = ("game",)

@@ -14,6 +14,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from .rating import MU, SIGMA, START
+
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(6)
@@ -65,7 +67,7 @@ class Match(models.Model):
     #: Statistics of the decisions bots took for human seats after a deadline, kept apart.
     takeover_stats = models.JSONField(null=True, blank=True)
     end_reason = models.CharField(max_length=32, blank=True)
-    #: The end-of-match work (careers now; ratings next) has been applied exactly once.
+    #: The end-of-match work (careers, ratings, leaderboards) has been applied, exactly once.
     results_recorded = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -203,22 +205,114 @@ class IdempotencyRecord(models.Model):
 
 
 class Career(models.Model):
-    """A player's results in one game, summed over finished matches (written once per match by
-    ``services.match_record_results``). Ratings join these in the ratings work."""
+    """A player's results in one game, summed over the finished matches recorded so far, with
+    their rating and their place on each leaderboard.
+
+    Written only by the end-of-match work (``services.match_record_results``, once per match)
+    and by its replay over the whole history (``services.stats_rebuild``), both through
+    ``services.tally``; every reader reads these rows, never the matches."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.CharField(max_length=32)
     matches = models.PositiveIntegerField(default=0)
+    #: First places (a shared first place included).
     wins = models.PositiveIntegerField(default=0)
     place_sum = models.PositiveIntegerField(default=0)
+    #: How often the player took each place: ``{"1": 4, "2": 7, ...}``.
+    places = models.JSONField(default=dict)
     #: Bluff statistics of the player's own decisions, summed.
     stats = models.JSONField(default=dict)
+    #: Statistics of the decisions bots took for the player after a deadline, summed apart.
+    bot_stats = models.JSONField(default=dict)
+    #: Matches in which bots took most of the player's decisions, and the wins among them.
+    assisted = models.PositiveIntegerField(default=0)
+    assisted_wins = models.PositiveIntegerField(default=0)
+    #: The rating (docs/ratings.md): ``mu``, ``sigma`` and the display value ``mu - 3 sigma``.
+    rated_matches = models.PositiveIntegerField(default=0)
+    mu = models.FloatField(default=MU)
+    sigma = models.FloatField(default=SIGMA)
+    rating = models.FloatField(default=START)
+    #: When the latest recorded match ended (the boards' "active within N days").
+    last_played_at = models.DateTimeField(null=True, blank=True)
+    #: The player's value on each leaderboard, null while they are not on it (too few
+    #: matches, too few attempts, or a board the game does not have).
+    board_rating = models.FloatField(null=True, blank=True)
+    board_wins = models.FloatField(null=True, blank=True)
+    board_bluffer = models.FloatField(null=True, blank=True)
+    board_detective = models.FloatField(null=True, blank=True)
+    board_boldest = models.FloatField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["user", "game"], name="career_unique_user_game"),
         ]
+        # One index per board, in the board's order (games/leaderboards.py, BOARD_ORDER),
+        # holding only the players on it.
+        indexes = [
+            models.Index(
+                fields=["game", "-board_rating", "-rated_matches", "user"],
+                name="career_board_rating",
+                condition=Q(board_rating__isnull=False),
+            ),
+            models.Index(
+                fields=["game", "-board_wins", "matches", "user"],
+                name="career_board_wins",
+                condition=Q(board_wins__isnull=False),
+            ),
+            *(
+                models.Index(
+                    fields=["game", f"-board_{board}", "-matches", "user"],
+                    name=f"career_board_{board}",
+                    condition=Q(**{f"board_{board}__isnull": False}),
+                )
+                for board in ("bluffer", "detective", "boldest")
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.game}: {self.wins}/{self.matches}"
+
+
+class RecordedMatch(models.Model):
+    """The end-of-match work of one match, applied: at most one row per match (the database
+    itself refuses a second), and its ``id`` is the order in which the work was applied.
+
+    Ratings depend on that order. The row is inserted after the players' careers are locked, so
+    two matches that share a player get ids in the order their ratings were applied, and
+    ``services.stats_rebuild`` replays the history in ``id`` order to the same numbers."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="record")
+    game = models.CharField(max_length=32)
+    #: Whether ratings changed: two or more human participants.
+    rated = models.BooleanField(default=False)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.game} {self.match_id}"
+
+
+class RatingPoint(models.Model):
+    """A player's rating after one rated match: their rating history, one point per match."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=32)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    record = models.ForeignKey(RecordedMatch, on_delete=models.CASCADE, related_name="points")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField()
+    #: The player's place in the match (among everyone at the table, bots included).
+    place = models.PositiveSmallIntegerField()
+    played_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="ratingpoint_unique_match_user"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "game", "-record"], name="ratingpoint_history"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.game} after {self.match_id}: {self.rating:.2f}"

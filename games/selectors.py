@@ -264,6 +264,8 @@ def match_replay(match: Match) -> dict[str, Any]:
         raise NotFound("The replay is available once the match has finished.")
     rules = registry.get(match.game)
     rows = list(Event.objects.filter(match=match).order_by("seq"))
+    if not rows or match.state is None:  # a match made by seed_demo keeps no log
+        raise NotFound("This match has no recorded log to replay.")
     by_version: dict[int, list[Event]] = {}
     for row in rows:
         by_version.setdefault(row.version, []).append(row)

@@ -9,4 +9,5 @@ urlpatterns = [
     path("api/", include("api.rest.auth_urls")),
     path("api/matches/<str:match_id>/events/", v.EventsView.as_view(), name="match-events"),
     path("api/", include("api.rest.match_urls")),
+    path("api/", include("api.rest.stats_urls")),
 ]

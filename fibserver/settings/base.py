@@ -289,6 +289,13 @@ def _fibserver_settings() -> dict[str, Any]:
         # Idempotency records are kept this long (seconds), then purged every PURGE_SECONDS.
         "IDEMPOTENCY_TTL_SECONDS": int(os.environ.get("FIBSERVER_IDEMPOTENCY_TTL", "86400")),
         "PURGE_SECONDS": float(os.environ.get("FIBSERVER_PURGE_SECONDS", "600")),
+        # Ratings and leaderboards (docs/ratings.md). A rating is provisional, and off the
+        # rating board, until this many rated matches; the other boards list players with this
+        # many matches in the game, and the bluff boards also need this many attempts (bluffs,
+        # calls, claims). Stored per career: after changing one, run `manage.py stats_rebuild`.
+        "PROVISIONAL_MATCHES": env_int("FIBSERVER_PROVISIONAL_MATCHES", 10),
+        "BOARD_MIN_MATCHES": env_int("FIBSERVER_BOARD_MIN_MATCHES", 10),
+        "BOARD_MIN_ATTEMPTS": env_int("FIBSERVER_BOARD_MIN_ATTEMPTS", 10),
         # How many recent events a match view carries.
         "RECENT_EVENTS": 20,
         # The longest long-poll wait on the events endpoint (seconds).

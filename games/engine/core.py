@@ -20,7 +20,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
 from .rng import Rng
 
@@ -279,6 +279,25 @@ def digest(value: Any) -> str:
 # --- The rules contract ---------------------------------------------------------------
 
 
+#: One statistic, or several summed (``("challenges_won", "challenges_lost")``).
+StatSum: TypeAlias = str | tuple[str, ...]
+
+
+def stat_total(stats: Mapping[str, int], spec: StatSum) -> int:
+    """The value of ``spec`` in one seat's (or one career's) statistics; a missing key is 0."""
+    keys = (spec,) if isinstance(spec, str) else spec
+    return sum(int(stats.get(key, 0)) for key in keys)
+
+
+#: The bluff-statistics leaderboards every game may offer: board id -> what its value is. A
+#: game says which of its statistics each board divides (:attr:`Rules.bluff_boards`).
+BLUFF_BOARDS: dict[str, str] = {
+    "bluffer": "bluffs that stood ÷ bluffs",
+    "detective": "right calls ÷ calls",
+    "boldest": "bluffs ÷ claims",
+}
+
+
 class Rules(ABC, Generic[S]):
     """One game. Subclasses implement the hooks; the public methods are the contract."""
 
@@ -289,6 +308,10 @@ class Rules(ABC, Generic[S]):
     state_class: type[S]
     #: Options worth exercising in contract tests, simulations and docs (variants).
     option_examples: ClassVar[list[JSON]] = [{}]
+    #: The game's bluff boards (ids of :data:`BLUFF_BOARDS`): board -> (numerator, denominator),
+    #: each a key of :meth:`stats` or a tuple of keys that are summed. A board the game's
+    #: statistics cannot express is left out.
+    bluff_boards: ClassVar[dict[str, tuple[StatSum, StatSum]]] = {}
 
     # Hooks ------------------------------------------------------------------------------
 
@@ -375,6 +398,17 @@ class Rules(ABC, Generic[S]):
         default; a game where one person plays several seats (Skull's ``two_tribes``) says
         which. The lobby fills, compacts and rates by these places."""
         return [[seat] for seat in range(seats)]
+
+    def person_placements_of(
+        self, seats: int, options: JSON, placements: Sequence[int]
+    ) -> list[int]:
+        """1-based place of every participant of :meth:`places`, from the seat placements: a
+        participant holding several seats is ranked by their best seat's place, then the next
+        (competition ranking); with one seat each these are the seat placements."""
+        groups = self.places(seats, options)
+        if all(len(group) == 1 for group in groups):
+            return [placements[group[0]] for group in groups]
+        return competition_ranking([tuple(sorted(placements[s] for s in g)) for g in groups])
 
     def seat_range(self, options: JSON) -> tuple[int, int]:
         """The allowed seat counts for ``options`` (some options widen the table)."""

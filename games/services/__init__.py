@@ -7,7 +7,9 @@
 - :mod:`.eventlog`     the append-only event log (and the followers' wake-up);
 - :mod:`.clock`        bot turns, takeovers after a deadline, the sweep;
 - :mod:`.finisher`     every end of a match;
-- :mod:`.results`      the end-of-match work, exactly once per match;
+- :mod:`.results`      the end-of-match work, exactly once per match: careers, ratings,
+                       rating history and leaderboards (their rules in :mod:`.tally`);
+- :mod:`.rebuild`      the same aggregates rebuilt from the whole match history;
 - :mod:`.schedule`     follow-up work queued on commit (tasks are sent by name: services never
                        import ``games.tasks``);
 - :mod:`.housekeeping` clean-up of expired records;
@@ -31,6 +33,7 @@ from .lobby import (
     match_leave,
     match_start,
 )
+from .rebuild import stats_rebuild
 from .results import match_record_results
 
 __all__ = [
@@ -49,4 +52,5 @@ __all__ = [
     "match_leave",
     "match_record_results",
     "match_start",
+    "stats_rebuild",
 ]

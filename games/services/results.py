@@ -1,40 +1,90 @@
-"""The end-of-match work, applied exactly once per finished match: careers now (ratings join
-them in the ratings work). Queued by the finisher; re-queued by the sweep if it was lost."""
+"""The end-of-match work, applied exactly once per finished match: careers, ratings, rating
+history and leaderboard values (the rules are in :mod:`.tally`). Queued by the finisher;
+re-queued by the sweep if it was lost.
+
+Exactly once: the match row is locked and ``results_recorded`` checked, everything is written in
+that one transaction, and a :class:`RecordedMatch` row (unique per match) is inserted with it.
+A duplicated task finds the flag set and does nothing; two at once queue on the row lock; a
+crash before the commit leaves nothing behind, and the sweep queues the work again.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
 
-from ..models import Career, Match, Seat
+from .. import boards
+from ..models import Career, Event, Match, RatingPoint, RecordedMatch, Seat
 from .common import MatchId, match_pk
+from .tally import TALLIED_FIELDS, MatchFacts, match_facts, tally_match
 
 
 @transaction.atomic
 def match_record_results(*, match_id: MatchId) -> bool:
-    """Each player's career in the game (their best place and their own statistics, summed
-    over their seats). Returns whether it ran; a second call for the same match does nothing."""
+    """Add a finished match to its players' careers and ratings. Returns whether it ran; a
+    second call for the same match does nothing."""
     match = Match.objects.select_for_update().filter(pk=match_pk(match_id)).first()
     if match is None or match.status != Match.Status.FINISHED or match.results_recorded:
         return False
-    stats = match.stats or []
-    per_user: dict[Any, dict[str, Any]] = {}
-    for seat in Seat.objects.filter(match=match, user__isnull=False).order_by("position"):
-        entry = per_user.setdefault(seat.user_id, {"place": seat.place, "stats": {}})
-        entry["place"] = min(entry["place"], seat.place)
-        for key, value in stats[seat.position].items():
-            entry["stats"][key] = entry["stats"].get(key, 0) + value
-    for user_id, entry in per_user.items():
-        career, _ = Career.objects.select_for_update().get_or_create(
-            user_id=user_id, game=match.game
-        )
-        career.matches += 1
-        career.wins += entry["place"] == 1
-        career.place_sum += entry["place"]
-        for key, value in entry["stats"].items():
-            career.stats[key] = career.stats.get(key, 0) + value
-        career.save()
+    if match.placements is None or match.finished_at is None:  # no result: nothing to count
+        match.results_recorded = True  # (and nothing for the sweep to queue again)
+        match.save(update_fields=["results_recorded"])
+        return False
+    seats = list(Seat.objects.filter(match=match).order_by("position").values_list("user_id"))
+    facts = facts_of(match, [user_id for (user_id,) in seats], decision_counts([match.pk]))
+    user_ids = [p.user_id for p in facts.participants]  # sorted: locks taken in one order
+    Career.objects.bulk_create(
+        [Career(user_id=u, game=match.game) for u in user_ids], ignore_conflicts=True
+    )
+    careers = {
+        c.user_id: c
+        for c in Career.objects.select_for_update()
+        .filter(game=match.game, user_id__in=user_ids)
+        .order_by("user_id")
+    }
+    # Inserted once the careers are locked: its id is the order ratings were applied in.
+    record = RecordedMatch.objects.create(match=match, game=match.game, rated=facts.rated)
+    points = tally_match(facts, careers, record, boards.Thresholds.current())
+    now = timezone.now()
+    for career in careers.values():
+        career.updated_at = now
+    Career.objects.bulk_update(list(careers.values()), TALLIED_FIELDS)
+    RatingPoint.objects.bulk_create(points)
     match.results_recorded = True
     match.save(update_fields=["results_recorded"])
     return True
+
+
+def facts_of(
+    match: Match, seat_users: list[int | None], decisions: dict[Any, dict[tuple[int, bool], int]]
+) -> MatchFacts:
+    assert match.placements is not None and match.finished_at is not None
+    return match_facts(
+        match_id=match.pk,
+        game=match.game,
+        seat_count=match.seat_count,
+        options=match.options,
+        placements=match.placements,
+        stats=match.stats,
+        takeover_stats=match.takeover_stats,
+        finished_at=match.finished_at,
+        seat_users=seat_users,
+        decisions=decisions.get(match.pk, {}),
+    )
+
+
+def decision_counts(match_ids: Iterable[Any] | None) -> dict[Any, dict[tuple[int, bool], int]]:
+    """Decisions taken per match, seat and ``by_bot`` (a bot deciding for a human seat), from
+    the event log: the events of one decision share its version. ``None``: every match."""
+    rows = Event.objects.filter(actor__isnull=False)
+    if match_ids is not None:
+        rows = rows.filter(match_id__in=list(match_ids))
+    out: dict[Any, dict[tuple[int, bool], int]] = {}
+    counted = rows.values("match_id", "actor", "by_bot").annotate(n=Count("version", distinct=True))
+    for row in counted.order_by():
+        out.setdefault(row["match_id"], {})[(row["actor"], row["by_bot"])] = row["n"]
+    return out

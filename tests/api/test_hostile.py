@@ -51,6 +51,8 @@ BAD_PATH_VALUES = {
         "9" * 40,
         "%20",
     ],
+    "game": ["nope", "%00", "FABFIB", "x" * 3000, "%ED%A0%80", "%20"],
+    "player_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
 }
 
 #: Successful responses that are not JSON by design.
@@ -242,7 +244,7 @@ class Battery:
         names = PARAMETER.findall(self.route)
         for name in names:
             assert name in BAD_PATH_VALUES, f"give the battery sample values for <{name}>"
-        good = {"match_id": self.match_id}
+        good = {"match_id": self.match_id, "game": "fabfib", "player_id": str(self.player.user.pk)}
 
         def fill(values: dict[str, str]) -> str:
             return "/" + PARAMETER.sub(lambda m: values[m.group(1)], self.route)

@@ -222,11 +222,17 @@ def test_seat_counts_and_bot_levels_are_documented_per_game():
 
 
 def test_path_ids_are_uuids_and_anything_else_is_a_json_404():
+    """Match ids are UUIDs, player ids integers, games an enum of the registry."""
+    expected = {
+        "match_id": {"type": "string", "format": "uuid"},
+        "player_id": {"type": "integer"},
+        "game": {"type": "string", "enum": registry.game_ids()},
+    }
     for path, methods in document()["paths"].items():
         for op in methods.values():
             for parameter in op.get("parameters", []):
                 if parameter["in"] == "path":
-                    assert parameter["schema"] == {"type": "string", "format": "uuid"}, path
+                    assert parameter["schema"] == expected[parameter["name"]], path
     response = Player().get("/api/matches/12345/")
     assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
 

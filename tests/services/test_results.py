@@ -66,6 +66,7 @@ def test_a_person_with_two_seats_counts_once_with_the_better_place():
     services.match_join(match_id=match.pk, user=b)
     Match.objects.filter(pk=match.pk).update(
         status="finished",
+        finished_at=services.db_now(),
         placements=[1, 3, 4, 2],
         stats=[{"bids": 1}, {"bids": 2}, {"bids": 3}, {"bids": 4}],
     )

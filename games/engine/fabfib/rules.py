@@ -72,6 +72,11 @@ class FabFibState(BaseState):
 class FabFib(Rules[FabFibState]):
     game_id = "fabfib"
     name = "Fab Fib"
+    bluff_boards = {
+        "bluffer": ("bluffs_passed", "bluffs"),
+        "detective": ("calls_right", "calls"),
+        "boldest": ("bluffs", "claims"),
+    }
     min_seats = 3
     max_seats = 10
     state_class = FabFibState

@@ -53,6 +53,11 @@ from .state import (
 class Fibber(EasyRules, Rules[FibberState]):
     game_id = "fibber"
     name = "Fibber"
+    bluff_boards = {
+        "bluffer": ("fibs_stood", "fibs"),
+        "detective": ("calls_right", "calls"),
+        "boldest": ("fibs", "plays"),
+    }
     min_seats = 2
     max_seats = 6
     state_class = FibberState

@@ -76,6 +76,13 @@ class FibbersDiceState(BaseState):
 class FibbersDice(Rules[FibbersDiceState]):
     game_id = "fibbers_dice"
     name = "Fibber's Dice"
+    #: A false Max is a fib that is neither called nor passed (it shows at once), so it
+    #: counts against "bluffer" like a called fib.
+    bluff_boards = {
+        "bluffer": ("fibs_passed", "fibs"),
+        "detective": ("calls_right", "calls"),
+        "boldest": ("fibs", "announcements"),
+    }
     min_seats = 2
     max_seats = 10
     state_class = FibbersDiceState

@@ -92,6 +92,12 @@ class SkullState(BaseState):
 class Skull(Rules[SkullState]):
     game_id = "skull"
     name = "Skull"
+    #: A challenge is Skull's call (won or lost) and a bid with one's own skull on the mat its
+    #: bluff; no statistic says whether such a bid stood, so Skull has no "bluffer" board.
+    bluff_boards = {
+        "detective": ("challenges_won", ("challenges_won", "challenges_lost")),
+        "boldest": ("bids_with_own_skull", "bids"),
+    }
     min_seats = 3
     max_seats = 6
     state_class = SkullState
@@ -583,13 +589,7 @@ class Skull(Rules[SkullState]):
         With ``two_tribes`` people are ranked by their better tribe's placement, then by the
         other's (Fine points), so a person wins when either tribe wins. Without it this is
         :meth:`placements`."""
-        places = self.placements(state)
-        if not state.options["two_tribes"]:
-            return places
-        keys = []
-        for person in range(state.seats // 2):
-            keys.append(tuple(sorted(places[s] for s in self.person_seats(state, person))))
-        return competition_ranking(keys)
+        return self.person_placements_of(state.seats, state.options, self.placements(state))
 
     def stats(self, state: SkullState) -> list[JSON]:
         return [dict(s) for s in state.stats]
