@@ -10,6 +10,8 @@ from api.rest import serializers as rest
 from api.rest.auth import GuestCreateView, LoginView, RegisterView, UpgradeView
 from api.rest.matches import idempotency_key, validate_variant
 from api.rest.serializers import validate as validated
+from api.rest.stats import LeaderboardQuery
+from fibserver.errors import Invalid
 
 
 def given(**values: Any) -> dict[str, Any]:
@@ -69,3 +71,20 @@ def action(
         body = {**body, "expected_version": expected_version}
     act, expected = rest.validate_action(body)
     return act, expected, idempotency_key(key)
+
+
+def leaderboard(
+    board: str, first: int, after: str | None, active_days: int | None
+) -> dict[str, Any]:
+    """A leaderboard page's arguments by REST's rules (``limit`` is ``first``; the cursor
+    ``after`` is a position on the board)."""
+    offset = 0
+    if after is not None:
+        kind, _, number = after.partition(":")
+        if kind != "offset" or not number.isascii() or not number.isdigit():
+            raise Invalid("'after' is not a cursor this board gave.", field="after")
+        offset = int(number)
+    query = {"board": board, "limit": str(first), "offset": str(offset)}
+    if active_days is not None:
+        query["active_days"] = str(active_days)
+    return validated(LeaderboardQuery, query)

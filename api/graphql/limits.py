@@ -51,6 +51,11 @@ LIST_SIZES: dict[tuple[str, str], int] = {
     ("EventsPage", "events"): 200,
     ("MatchView", "legalActions"): 20,
     ("Query", "myTurns"): 50,
+    ("Leaderboard", "entries"): 1,  # counted by `leaderboard(first:)` itself
+    ("Query", "myStats"): 4,  # one per game
+    ("Player", "games"): 4,
+    ("PlayerGameStats", "history"): 100,  # the latest rating points
+    ("PlayerGameStats", "boards"): 5,
 }
 DEFAULT_LIST_SIZE = 10
 #: ``matches`` without ``first``.

@@ -22,13 +22,14 @@ from strawberry.types import ExecutionContext, Info
 
 from accounts import services as accounts
 from fibserver.errors import Invalid, NotAuthenticated
-from games import selectors, services
+from games import leaderboards, selectors, services
 from games.models import Match
 
 from . import inputs
 from .context import caller, context_of, require_user, throttle
 from .errors import ErrorCodes, is_expected
 from .limits import extensions as limit_extensions
+from .stats_types import Board, Leaderboard, Player, PlayerGameStats
 from .subscriptions import first_page, follow
 from .types import (
     AuthPayload,
@@ -137,10 +138,10 @@ class Query:
             qs = selectors.my_matches(user=user, status=status)
             if game:
                 qs = qs.filter(game=game)
-        elif status is not None:
-            raise Invalid("'status' filters your own matches: add mine: true.", field="status")
-        else:
+        else:  # as REST: the open list holds lobby matches only, so another status finds none
             qs = selectors.open_matches(game=game)
+            if status is not None:
+                qs = qs.filter(status=status)
         qs = qs.prefetch_related("seats__user").order_by("-created_at", "-pk")
         if after is not None:
             qs = _after(qs, after)
@@ -195,6 +196,51 @@ class Query:
     def match_stats(self, info: Info, match_id: MatchID) -> MatchStats | None:
         match = selectors.match_get(match_id, user=caller(info))
         return MatchStats.of(selectors.match_stats(match))
+
+    @strawberry.field(
+        description="A page of a game's leaderboard, best first (REST "
+        "`GET /api/leaderboards/{game}/`): `first` entries after the cursor `after`, or with "
+        "`aroundMe: true` the page centred on the caller (who then appears in `me`)."
+    )
+    def leaderboard(
+        self,
+        info: Info,
+        game: Game,
+        board: Board = Board.RATING,
+        first: int = leaderboards.PAGE_DEFAULT,
+        after: str | None = None,
+        around_me: bool = False,
+        active_days: int | None = None,
+    ) -> Leaderboard | None:
+        query = inputs.leaderboard(board.value, first, after, active_days)
+        user = caller(info) if around_me else None
+        if around_me and user is None:
+            raise NotAuthenticated("Log in to find yourself on a board (aroundMe).")
+        return Leaderboard.of(
+            leaderboards.leaderboard(
+                game=game.value,
+                board=query["board"],
+                limit=query["limit"],
+                offset=query["offset"],
+                around=user.pk if user is not None else None,
+                active_days=query.get("active_days"),
+            )
+        )
+
+    @strawberry.field(
+        description="A player's public profile (REST `GET /api/players/{id}/`); "
+        "`stats(game)` for one game's statistics."
+    )
+    def player(self, info: Info, id: strawberry.ID) -> Player | None:
+        return Player.of(leaderboards.player_profile(id))
+
+    @strawberry.field(
+        description="Your statistics in every game you have played, or in `game` (REST "
+        "`GET /api/me/stats/`)."
+    )
+    def my_stats(self, info: Info, game: Game | None = None) -> list[PlayerGameStats] | None:
+        body = leaderboards.my_stats(require_user(info), game=game.value if game else None)
+        return [PlayerGameStats.of(g) for g in body["games"]]
 
 
 # --- Mutations -------------------------------------------------------------------------------
