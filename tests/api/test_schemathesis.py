@@ -309,6 +309,7 @@ def run(schema: Any) -> Outcome:
     return outcome
 
 
+@pytest.mark.slow  # about a minute each on two cores: CI runs them, the quick loop does not
 @pytest.mark.parametrize(
     "phases", [["examples", "coverage"], ["fuzzing", "stateful"]], ids=lambda p: "+".join(p)
 )
