@@ -14,11 +14,7 @@ from strawberry.types import Info
 
 from games import boards, leaderboards
 
-from .types import Game, PageInfo, PlayerRef
-
-
-def _value(name: str) -> Any:
-    return strawberry.enum_value(name, name=name)
+from .types import Game, PageInfo, PlayerRef, _value
 
 
 @strawberry.enum(description="A leaderboard (what each divides in each game: docs/ratings.md).")

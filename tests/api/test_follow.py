@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 import urllib.request
 
 import pytest
 from django.conf import settings
+
+from tests.servers import follower_in_a_thread
 
 from .helpers import Player
 
@@ -22,33 +23,8 @@ pytestmark = [
 @pytest.fixture
 def follower_url():
     """A real uvicorn server running ``fibserver.asgi`` in a thread of this test process."""
-    import uvicorn
-    from django.db import connections
-
-    from fibserver.asgi import application
-
-    # As in production (DB_CONN_MAX_AGE=0 for the follower): no connection outlives a request,
-    # so none is left open in the server's threads when the test database is dropped.
-    connections.settings["default"]["CONN_MAX_AGE"] = 0
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    server = uvicorn.Server(
-        uvicorn.Config(
-            application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(100):
-        if server.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=5)
+    with follower_in_a_thread() as address:
+        yield f"http://{address}"
 
 
 def get_json(url: str, token: str, timeout: float = 40) -> tuple[int, dict, float]:
