@@ -364,6 +364,16 @@ class Rules(ABC, Generic[S]):
         errors across such pairs; ``seat=None`` re-draws everything hidden from spectators.
         """
 
+    def determinize(self, view: JSON, rng: random.Random) -> S:
+        """A complete state sampled to fit ``view``, a seat's view (games/engine/sample.py).
+
+        Built from the view alone (the game's public record included), never from a real
+        state: what the view shows is copied, what it hides is drawn from ``rng``. Seen from
+        that seat, the result gives back exactly ``view``. Search bots (``expert``) play
+        forward from such states.
+        """
+        raise NotImplementedError(f"{self.name} has no determinization")
+
     def invariants(self, state: S) -> list[str]:
         """Broken invariants of ``state`` (empty when all hold). Used by tests and simulate."""
         return []

@@ -426,6 +426,11 @@ class FabFib(Rules[FabFibState]):
         redraw_secrets(new, rng)
         return new
 
+    def determinize(self, view: JSON, rng: random.Random) -> FabFibState:
+        from .sample import determinize  # the sampler lives beside the rules
+
+        return determinize(self, view, rng)
+
     # --- Invariants (tests and simulate) -------------------------------------------------
 
     def invariants(self, state: FabFibState) -> list[str]:

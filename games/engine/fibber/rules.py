@@ -467,6 +467,11 @@ class Fibber(EasyRules, Rules[FibberState]):
         redraw_secrets(new, rng)
         return new
 
+    def determinize(self, view: JSON, rng: random.Random) -> FibberState:
+        from .sample import determinize  # the sampler lives beside the rules
+
+        return determinize(self, view, rng)
+
     # --- Invariants (tests and simulate) -------------------------------------------------
 
     def invariants(self, state: FibberState) -> list[str]:

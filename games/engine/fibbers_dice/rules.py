@@ -413,6 +413,11 @@ class FibbersDice(Rules[FibbersDiceState]):
         redraw_secrets(new, rng)
         return new
 
+    def determinize(self, view: JSON, rng: random.Random) -> FibbersDiceState:
+        from .sample import determinize  # the sampler lives beside the rules
+
+        return determinize(self, view, rng)
+
     # --- Invariants (tests and simulate) -------------------------------------------------
 
     def invariants(self, state: FibbersDiceState) -> list[str]:

@@ -699,6 +699,11 @@ class Skull(Rules[SkullState]):
         rng.shuffle(lost)
         state.lost[seat] = lost
 
+    def determinize(self, view: JSON, rng: random.Random) -> SkullState:
+        from .sample import determinize  # the sampler lives beside the rules
+
+        return determinize(self, view, rng)
+
     # --- Invariants (tests and simulate) -------------------------------------------------
 
     def invariants(self, state: SkullState) -> list[str]:
