@@ -56,7 +56,7 @@ def determinize(rules: Fibber, view: JSON, rng: random.Random) -> T.FibberState:
         passed: list[int] = []
         noses = list(public["noses"])
         can_call = public["can_call"]
-        keys = T.EASY_STAT_KEYS
+        keys: tuple[str, ...] = T.EASY_STAT_KEYS
     else:
         rank_name = public["silver_nose_rank"]
         turn = public["turn"] if public["turn"] is not None else (last_play or {}).get("seat", 0)
@@ -66,10 +66,7 @@ def determinize(rules: Fibber, view: JSON, rng: random.Random) -> T.FibberState:
         noses = list(public["noses"])
         can_call = False
         keys = T.STAT_KEYS
-    if rank_name is None:
-        rank = None if easy else C.BIGFOOT
-    else:
-        rank = C.RANKS.index(rank_name)
+    rank = (None if easy else C.BIGFOOT) if rank_name is None else C.RANKS.index(rank_name)
     stats = [dict.fromkeys(keys, 0) for _ in range(seats)]
     return T.FibberState(
         seats=seats,

@@ -28,10 +28,8 @@ def _other_seat(
     if total == 0:
         return [], [], list(C.FULL_SET)
     known = public["skull_known"][other]
-    if known is None:
-        has_skull = rng.random() < total / C.CARDS_PER_PLAYER
-    else:
-        has_skull = known
+    # Not public: the lost cards were picked blind, so the skull survived with this chance.
+    has_skull = rng.random() < total / C.CARDS_PER_PLAYER if known is None else known
     skulls = int(has_skull)
     cards = [C.FLOWER] * (total - skulls) + [C.SKULL] * skulls
     for card in visible:
