@@ -24,4 +24,6 @@ urlpatterns = [
     # GraphQL over HTTP (websocket subscriptions on the same path: fibserver.asgi).
     path("graphql/", graphql_view, name="graphql"),
     path("", include("api.urls")),
+    # The reference web client: a page and static ES modules over the public API.
+    path("", include("web.urls")),
 ]

@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "api",
+    "web",  # the reference web client at /play/
 ]
 
 MIDDLEWARE = [

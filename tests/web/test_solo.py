@@ -1,0 +1,44 @@
+"""Each game at /play/: a guest creates a solo match against bots with the page's form, plays it
+to the end by clicking only what the page offers, and the end screen shows the API's
+placements and bluff statistics."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from .driver import check_end_screen, create_match, play_to_end, sign_in
+
+pytest.importorskip("playwright")
+
+SOLO = [
+    pytest.param("fabfib", 3, {"life": 4}, ["basic", "random"], id="fabfib"),
+    pytest.param(
+        "fibber",
+        2,
+        {"variant": "standard", "max_plays": 50},
+        ["basic"],
+        id="fibber",
+        marks=pytest.mark.slow,
+    ),
+    pytest.param("fibbers_dice", 3, {"points": 2}, ["strong", "random"], id="fibbers_dice"),
+    pytest.param("skull", 3, {}, ["basic", "random"], id="skull", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize(("game", "seats", "options", "bots"), SOLO)
+def test_a_guest_plays_a_solo_match_to_the_end_by_clicking(
+    new_page, play_server, game, seats, options, bots
+):
+    page = new_page()
+    sign_in(page, "Ada")
+    match_id = create_match(page, game, seats=seats, options=options, bots=bots)
+    started = time.monotonic()
+    moves = play_to_end(page, random.Random(f"{game}-1"))
+    match = check_end_screen(page, play_server.url, match_id)
+    assert moves > 0
+    assert match["options"] == {**match["options"], **options}
+    assert [s["bot_level"] for s in match["seats"][1:]] == bots
+    print(f"{game}: {moves} moves in {time.monotonic() - started:.1f}s")

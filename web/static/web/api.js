@@ -1,0 +1,124 @@
+// The public API, and nothing else: REST under /api/ and the long-poll events feed.
+// The token lives in localStorage; every request carries it as a Bearer token.
+
+const TOKEN_KEY = "fibserver.token";
+
+export class ApiError extends Error {
+  constructor(status, error) {
+    super(error?.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = error?.code || "http";
+    this.error = error || {};
+  }
+}
+
+function newKey() {
+  if (globalThis.crypto?.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export const api = {
+  token: localStorage.getItem(TOKEN_KEY),
+  user: null,
+  etags: new Map(), // path -> [etag, body]: GET /api/matches/{id}/ answers 304 while unchanged
+
+  setToken(token) {
+    this.token = token;
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  },
+
+  async request(method, path, { body, signal, key, cache = false } = {}) {
+    const headers = { Accept: "application/json" };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (key) headers["Idempotency-Key"] = key;
+    const init = { method, headers, signal };
+    if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const cached = cache ? this.etags.get(path) : undefined;
+    if (cached) headers["If-None-Match"] = cached[0];
+    const response = await fetch(`/api${path}`, init);
+    if (response.status === 304 && cached) return cached[1];
+    if (response.status === 204) return null;
+    let data = null;
+    try {
+      data = await response.json();
+    } catch {
+      data = null;
+    }
+    if (!response.ok) throw new ApiError(response.status, data?.error);
+    if (cache && response.headers.get("ETag")) {
+      this.etags.set(path, [response.headers.get("ETag"), data]);
+    }
+    return data;
+  },
+
+  get(path, options) {
+    return this.request("GET", path, options);
+  },
+  post(path, body = {}, options = {}) {
+    return this.request("POST", path, { ...options, body });
+  },
+
+  // --- accounts
+  async guest(displayName) {
+    const out = await this.post("/auth/guest/", { display_name: displayName });
+    this.setToken(out.token);
+    this.user = out.user;
+    return out.user;
+  },
+  async login(username, password) {
+    const out = await this.post("/auth/login/", { username, password });
+    this.setToken(out.token);
+    this.user = out.user;
+    return out.user;
+  },
+  async upgrade(username, password) {
+    const out = await this.post("/auth/upgrade/", { username, password });
+    this.setToken(out.token);
+    this.user = out.user;
+    return out.user;
+  },
+  async logout() {
+    try {
+      await this.post("/auth/logout/");
+    } finally {
+      this.setToken(null);
+      this.user = null;
+    }
+  },
+  async me() {
+    if (!this.token) return null;
+    try {
+      this.user = await this.get("/me/");
+    } catch (error) {
+      if (error.status === 401) this.setToken(null);
+      else throw error;
+      this.user = null;
+    }
+    return this.user;
+  },
+
+  // --- matches
+  match(id, seat, signal) {
+    const query = seat === null || seat === undefined ? "" : `?seat=${seat}`;
+    return this.get(`/matches/${id}/${query}`, { signal, cache: true });
+  },
+  events(id, after, { wait = 0, seat, signal } = {}) {
+    const params = new URLSearchParams({ after: String(after) });
+    if (wait) params.set("wait", String(wait));
+    if (seat !== null && seat !== undefined) params.set("seat", String(seat));
+    return this.get(`/matches/${id}/events/?${params}`, { signal });
+  },
+  act(id, action, version, seat) {
+    const query = seat === null || seat === undefined ? "" : `?seat=${seat}`;
+    return this.post(
+      `/matches/${id}/actions/${query}`,
+      { ...action, expected_version: version },
+      { key: newKey() },
+    );
+  },
+};
