@@ -1,0 +1,1 @@
+"""Benchmarks (run as scripts: ``uv run python bench/<name>.py``)."""

@@ -1,0 +1,782 @@
+"""The performance benchmark (issue 16): the production shape, measured against a floor.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fib_perf_bench \
+    REDIS_URL=redis://127.0.0.1:6379/7 uv run python bench/perf.py
+
+One command, bounded run time (about three minutes with the defaults). It
+
+1. migrates the (dedicated!) database it is given and empties it and the Redis database;
+2. prepares matches in-process: Skull, four human seats, live time control (600 s per
+   decision, so no deadline passes during the run), and a script of legal moves for each,
+   computed with the engine from the stored state (the engine is deterministic given its
+   state, so the server reaches the same states); a few lobby matches for the open list;
+3. starts the production shape locally (docker-compose.yml): gunicorn with 4 sync workers for
+   the API (``bench.perf_settings``: the production settings, DEBUG off, plus the floor's
+   URLs), uvicorn for the follower (``DB_CONN_MAX_AGE=0`` as in docker-compose), a Celery
+   worker and Celery beat, on the PostgreSQL and Redis given;
+4. runs every scenario ``--rounds`` times, interleaved (floor, API, floor, API, ...), with a
+   lean asyncio load generator (raw HTTP/1.1 on sockets) in closed loop at ``--clients``
+   clients; measures throughput, p50/p99 latency and the server CPU per request (gunicorn
+   workers, and apart the PostgreSQL backends of the benchmark database, from /proc);
+5. follower delivery latency with many long-poll waiters (anonymous spectators on the
+   follower), woken by moves paced to a target number of deliveries per second;
+6. writes ``bench/RESULTS.md`` (``--out``).
+
+The floor (``bench/perf_floor.py``) is a plain DRF + ORM view doing the move transaction's
+shape (lock, update, insert, commit) and a plain DRF + ORM read of a match view's rows;
+it is served by the same gunicorn workers, in the same run, so every figure is a ratio to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime as dt
+import os
+import random
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+API_PORT = 8101
+FOLLOW_PORT = 8102
+HOST = "127.0.0.1"
+QUEUE = "fib-perf"
+
+
+def bench_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="bench.perf_settings",
+        SECRET_KEY=env.get("SECRET_KEY") or secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        FIBSERVER_HTTPS="false",
+        FIBSERVER_TASKS="celery",
+        FIBSERVER_QUEUE=QUEUE,
+        THROTTLE_ACTIONS="100000000/min",
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+os.environ.update(bench_env())
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # this process only: the meters read the DB
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+
+from accounts.services import guest_create  # noqa: E402
+from games import services  # noqa: E402
+from games.engine import registry  # noqa: E402
+from games.engine.bots import make_bot  # noqa: E402
+from games.models import Match  # noqa: E402
+
+CLK = os.sysconf("SC_CLK_TCK")
+#: What follows this line in the results file is kept across runs (earlier runs, profiles).
+NOTES = "## Notes (kept across runs)"
+
+
+# --- The load generator ------------------------------------------------------------------
+
+
+class Conn:
+    """One HTTP/1.1 client connection; reconnects when the server closes (gunicorn's sync
+    workers close after every response)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, raw: bytes) -> tuple[int, bytes, bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        assert self.reader is not None
+        self.writer.write(raw)
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head[9:12])
+        lower = head.lower()
+        m = re.search(rb"\r\ncontent-length: *(\d+)", lower)
+        body = await self.reader.readexactly(int(m.group(1))) if m else b""
+        if b"\r\nconnection: close" in lower:
+            self.close()
+        return status, head, body
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+def http(
+    method: str, path: str, token: str | None = None, body: Any = None, **headers: str
+) -> bytes:
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}"]
+    if token:
+        lines.append(f"Authorization: Bearer {token}")
+    for name, value in headers.items():
+        lines.append(f"{name.replace('_', '-')}: {value}")
+    data = b""
+    if body is not None:
+        data = orjson.dumps(body)
+        lines.append("Content-Type: application/json")
+    lines.append(f"Content-Length: {len(data)}")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + data
+
+
+@dataclass
+class Run:
+    name: str
+    latencies: list[float] = field(default_factory=list)
+    statuses: dict[int, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    app_cpu: float = 0.0
+    db_cpu: float = 0.0
+    client_cpu: float = 0.0
+
+    @property
+    def count(self) -> int:
+        return len(self.latencies)
+
+    def merge(self, other: Run) -> None:
+        self.latencies += other.latencies
+        for k, v in other.statuses.items():
+            self.statuses[k] = self.statuses.get(k, 0) + v
+        self.seconds += other.seconds
+        self.app_cpu += other.app_cpu
+        self.db_cpu += other.db_cpu
+        self.client_cpu += other.client_cpu
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+# A request source: per client, an iterator of (raw request, expected statuses).
+Source = Callable[[int], Iterator[tuple[bytes, tuple[int, ...]]]]
+
+
+async def closed_loop(
+    name: str, port: int, clients: int, seconds: float, source: Source, most: int = 0
+) -> Run:
+    """``clients`` clients in closed loop for ``seconds`` (or ``most`` requests each)."""
+    run = Run(name)
+    stop = time.monotonic() + seconds
+    meter = CpuMeter()
+
+    async def client(index: int) -> None:
+        conn = Conn(port)
+        requests = source(index)
+        try:
+            sent = 0
+            while time.monotonic() < stop and not (most and sent >= most):
+                sent += 1
+                raw, _ok = next(requests, (b"", ()))
+                if not raw:
+                    break
+                t0 = time.perf_counter()
+                status, _head, _body = await conn.request(raw)
+                run.latencies.append(time.perf_counter() - t0)
+                run.statuses[status] = run.statuses.get(status, 0) + 1
+        finally:
+            conn.close()
+
+    meter.start()
+    t0 = time.monotonic()
+    await asyncio.gather(*(client(i) for i in range(clients)))
+    run.seconds = time.monotonic() - t0
+    meter.stop(run)
+    return run
+
+
+# --- CPU accounting ----------------------------------------------------------------------
+
+
+def proc_cpu(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLK
+
+
+def children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+class Servers:
+    api_pids: list[int] = []
+    follow_pids: list[int] = []
+
+
+def db_backends() -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()"
+        )
+        return [r[0] for r in cursor.fetchall()]
+
+
+class CpuMeter:
+    """Server CPU seconds over a window: the API (or follower) processes and the database
+    backends of the benchmark database (backends opened during the window count from zero;
+    those closed during it are lost, which under-counts the follower's short connections)."""
+
+    def __init__(self, follower: bool = False) -> None:
+        self.follower = follower
+
+    def _pids(self) -> list[int]:
+        return Servers.follow_pids if self.follower else Servers.api_pids
+
+    def start(self) -> None:
+        self.app0 = {p: proc_cpu(p) for p in self._pids()}
+        self.db0 = {p: proc_cpu(p) for p in db_backends()}
+        self.me0 = time.process_time()
+
+    def stop(self, run: Run) -> None:
+        run.app_cpu += sum(proc_cpu(p) - self.app0.get(p, 0.0) for p in self._pids())
+        run.db_cpu += sum(proc_cpu(p) - self.db0.get(p, 0.0) for p in db_backends())
+        run.client_cpu += time.process_time() - self.me0
+
+
+# --- Preparation -------------------------------------------------------------------------
+
+
+@dataclass
+class Script:
+    match_id: str
+    moves: list[tuple[str, dict[str, Any]]]  # (token, body)
+
+
+def new_match(game: str, seats: int, players: list[tuple[Any, str]]) -> Match:
+    match = services.match_create(
+        user=players[0][0], game=game, seats=seats, time_control="live", decision_seconds=600
+    )
+    for user, _token in players[1:seats]:
+        match = services.match_join(match_id=match.pk, user=user)
+    return match
+
+
+def seat_tokens(match: Match, players: list[tuple[Any, str]]) -> dict[int, str]:
+    by_user = {user.pk: token for user, token in players}
+    return {s.position: by_user[s.user_id] for s in match.seats.all() if s.user_id}
+
+
+def script_of(match: Match, tokens: dict[int, str], rng: random.Random) -> Script:
+    """Every move to the end of the match, as the seats' players send them."""
+    rules = registry.get(match.game)
+    assert match.state is not None
+    state = rules.from_json(match.state)
+    version = match.version
+    bots = [make_bot(match.game, "random", random.Random(rng.random())) for _ in range(4)]
+    moves = []
+    while not rules.is_over(state):
+        seat = rules.to_act(state)[0]
+        action = bots[seat].choose(rules.view(state, seat))
+        moves.append((tokens[seat], {**action, "expected_version": version}))
+        state = rules.apply(state, seat, action).state
+        version += 1
+    return Script(str(match.pk), moves)
+
+
+def prepare(clients: int, matches_per_client: int, follow_matches: int) -> dict[str, Any]:
+    rng = random.Random(16)
+    t0 = time.monotonic()
+    users = [guest_create(display_name=f"Bench {i}") for i in range(clients * 4)]
+    per_client: list[list[Script]] = []
+    for c in range(clients):
+        players = users[c * 4 : c * 4 + 4]
+        scripts = []
+        for _ in range(matches_per_client):
+            match = new_match("skull", 4, players)
+            tokens = seat_tokens(match, players)
+            scripts.append(script_of(match, tokens, rng))
+        per_client.append(scripts)
+    # Views: one mid-game match per client (its first moves applied in-process).
+    views = []
+    for c in range(clients):
+        players = users[c * 4 : c * 4 + 4]
+        match = new_match("skull", 4, players)
+        tokens = seat_tokens(match, players)
+        script = script_of(match, tokens, rng)
+        for token, body in script.moves[:6]:
+            user = next(u for u, t in players if t == token)
+            action = {k: v for k, v in body.items() if k != "expected_version"}
+            services.action_submit(match_id=match.pk, user=user, action=action)
+        views.append((str(match.pk), players[0][1]))
+    # Floor matches: one per client, moved only by the floor.
+    floors = [str(new_match("skull", 4, users[c * 4 : c * 4 + 4]).pk) for c in range(clients)]
+    # Lobby matches for the open list.
+    for i in range(30):
+        services.match_create(user=users[i % len(users)][0], game="fabfib", seats=5)
+    # Followed matches: scripts played by the move driver, watched by spectators.
+    follow = []
+    for i in range(follow_matches):
+        players = users[(i % clients) * 4 : (i % clients) * 4 + 4]
+        match = new_match("skull", 4, players)
+        tokens = seat_tokens(match, players)
+        follow.append(script_of(match, tokens, rng))
+    moves = sum(len(s.moves) for scripts in per_client for s in scripts)
+    print(f"prepared {moves} moves in {time.monotonic() - t0:.1f} s", flush=True)
+    return {
+        "scripts": per_client,
+        "views": views,
+        "floors": floors,
+        "follow": follow,
+        "tokens": [t for _, t in users],
+    }
+
+
+# --- Servers -----------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def production_shape(workers: int) -> Iterator[None]:
+    env = bench_env()
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    procs = []
+    py = sys.executable
+
+    log = open("/tmp/fib-perf-servers.log", "ab")  # noqa: SIM115 (open while they run)
+
+    def start(args: list[str], **extra: str) -> subprocess.Popen[bytes]:
+        p = subprocess.Popen(
+            args,
+            cwd=ROOT,
+            env={**env, **extra},
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+        procs.append(p)
+        return p
+
+    api = start(
+        [
+            py,
+            "-m",
+            "gunicorn",
+            "fibserver.wsgi:application",
+            "-w",
+            str(workers),
+            "-b",
+            f"{HOST}:{API_PORT}",
+            "--log-level",
+            "warning",
+        ]
+    )
+    follow = start(
+        [
+            py,
+            "-m",
+            "uvicorn",
+            "fibserver.asgi:application",
+            "--host",
+            HOST,
+            "--port",
+            str(FOLLOW_PORT),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
+        DB_CONN_MAX_AGE="0",
+    )
+    start(
+        [
+            py,
+            "-m",
+            "celery",
+            "-A",
+            "fibserver",
+            "worker",
+            "-Q",
+            QUEUE,
+            "-c",
+            "2",
+            "--prefetch-multiplier",
+            "1",
+            "-l",
+            "warning",
+        ]
+    )
+    start(
+        [py, "-m", "celery", "-A", "fibserver", "beat", "-s", "/tmp/fib-perf-beat", "-l", "warning"]
+    )
+    try:
+        for port in (API_PORT, FOLLOW_PORT):
+            for _ in range(100):
+                with contextlib.suppress(OSError):
+                    import socket
+
+                    socket.create_connection((HOST, port), timeout=1).close()
+                    break
+                time.sleep(0.2)
+        time.sleep(2)
+        Servers.api_pids = children(api.pid)
+        Servers.follow_pids = [follow.pid]
+        assert len(Servers.api_pids) == workers, Servers.api_pids
+        yield
+    finally:
+        for p in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+
+
+# --- Scenarios ---------------------------------------------------------------------------
+
+
+def move_source(scripts: list[list[Script]]) -> Source:
+    def source(index: int) -> Iterator[tuple[bytes, tuple[int, ...]]]:
+        while scripts[index]:
+            script = scripts[index][0]
+            while script.moves:
+                token, body = script.moves.pop(0)
+                yield http("POST", f"/api/matches/{script.match_id}/actions/", token, body), (200,)
+            scripts[index].pop(0)
+
+    return source
+
+
+def floor_move_source(floors: list[str]) -> Source:
+    def source(index: int) -> Iterator[tuple[bytes, tuple[int, ...]]]:
+        raw = http("POST", f"/bench/floor/{floors[index]}/move/", None, {"type": "play", "card": 1})
+        while True:
+            yield raw, (200,)
+
+    return source
+
+
+def repeat(make: Callable[[int], bytes]) -> Source:
+    def source(index: int) -> Iterator[tuple[bytes, tuple[int, ...]]]:
+        raw = make(index)
+        while True:
+            yield raw, (200, 304)
+
+    return source
+
+
+async def etags(views: list[tuple[str, str]]) -> list[str]:
+    out = []
+    for match_id, token in views:
+        conn = Conn(API_PORT)
+        _s, head, _b = await conn.request(http("GET", f"/api/matches/{match_id}/", token))
+        conn.close()
+        m = re.search(rb"\r\netag: *([^\r]+)", head.lower())
+        assert m, head
+        out.append(m.group(1).decode())
+    return out
+
+
+async def follower_run(
+    scripts: list[Script], waiters: int, deliveries: float, seconds: float, name: str
+) -> tuple[Run, dict[str, Any]]:
+    """``waiters`` spectators long-poll the followed matches (spread evenly) on the follower;
+    moves are sent at ``deliveries / waiters-per-match`` per second. Latency = the waiter
+    receives the event − the move's request was sent (an upper bound of "after commit")."""
+    run = Run(name)
+    per_match = min(40, waiters)
+    scripts = [s for s in scripts if s.moves][: -(-waiters // per_match)]
+    rate = deliveries / per_match
+    sent: dict[tuple[str, int], float] = {}
+    done = asyncio.Event()
+    parked = 0
+    errors = {"waiter": 0, "move": 0}
+
+    async def waiter(match_id: str, after: int) -> None:
+        nonlocal parked
+        conn = Conn(FOLLOW_PORT)
+        first = True
+        try:
+            while not done.is_set():
+                raw = http("GET", f"/api/matches/{match_id}/events/?after={after}&wait=30")
+                if first:
+                    parked += 1
+                    first = False
+                status, _h, body = await conn.request(raw)
+                now = time.perf_counter()
+                if status != 200:
+                    errors["waiter"] += 1
+                    await asyncio.sleep(0.5)
+                    continue
+                page = orjson.loads(body)
+                seen = set()
+                for event in page["events"]:
+                    v = event["version"]
+                    if v not in seen and (match_id, v) in sent:
+                        seen.add(v)
+                        run.latencies.append(now - sent[(match_id, v)])
+                after = page["last_seq"]
+        except (ConnectionError, asyncio.IncompleteReadError, OSError):
+            errors["waiter"] += 1
+        finally:
+            conn.close()
+
+    def start_of(match_id: str) -> tuple[int, int]:
+        return Match.objects.values_list("last_seq", "version").get(pk=match_id)
+
+    starts = {s.match_id: await asyncio.to_thread(start_of, s.match_id) for s in scripts}
+    tasks = [
+        asyncio.create_task(waiter(s.match_id, starts[s.match_id][0]))
+        for s in scripts
+        for _ in range(per_match)
+    ]
+    for _ in range(200):
+        if parked >= len(tasks):
+            break
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(3)  # let every waiter park on the follower
+    meter = CpuMeter(follower=True)
+    meter.start()
+    t0 = time.monotonic()
+    moves = 0
+    busy: set[str] = set()
+    inflight: set[asyncio.Task[None]] = set()
+
+    async def move(match_id: str, raw: bytes, version: int) -> None:
+        conn = Conn(API_PORT)
+        try:
+            sent[(match_id, version)] = time.perf_counter()
+            status, _h, _b = await conn.request(raw)
+            if status != 200:
+                errors["move"] += 1
+        finally:
+            conn.close()
+            busy.discard(match_id)
+
+    next_at = time.monotonic()
+    i = 0
+    while time.monotonic() - t0 < seconds:
+        if all(not s.moves for s in scripts):
+            break
+        script = scripts[i % len(scripts)]
+        i += 1
+        if not script.moves or script.match_id in busy:
+            await asyncio.sleep(0)
+            continue
+        now = time.monotonic()
+        if next_at > now:
+            await asyncio.sleep(next_at - now)
+        next_at += 1 / rate
+        token, body = script.moves.pop(0)
+        busy.add(script.match_id)
+        raw = http("POST", f"/api/matches/{script.match_id}/actions/", token, body)
+        task = asyncio.create_task(move(script.match_id, raw, body["expected_version"] + 1))
+        inflight.add(task)
+        task.add_done_callback(inflight.discard)
+        moves += 1
+    await asyncio.gather(*inflight, return_exceptions=True)
+    await asyncio.sleep(1.0)  # the last deliveries
+    run.seconds = time.monotonic() - t0
+    meter.stop(run)
+    done.set()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    expected = moves * per_match
+    return run, {
+        "waiters": len(tasks),
+        "moves": moves,
+        "expected": expected,
+        "rate": rate,
+        "errors": errors,
+    }
+
+
+# --- Report ------------------------------------------------------------------------------
+
+
+def row(run: Run, floor: Run | None) -> str:
+    rps = run.count / run.seconds if run.seconds else 0.0
+    ratio = f"{rps / (floor.count / floor.seconds):.2f}×" if floor and floor.count else "—"
+    cpu = 1000 * run.app_cpu / run.count if run.count else float("nan")
+    db = 1000 * run.db_cpu / run.count if run.count else float("nan")
+    cpu_ratio = "—"
+    if floor and floor.count and floor.app_cpu:
+        cpu_ratio = f"{(run.app_cpu / run.count) / (floor.app_cpu / floor.count):.2f}×"
+    statuses = ", ".join(f"{k}: {v}" for k, v in sorted(run.statuses.items()))
+    return (
+        f"| {run.name} | {run.count} | {rps:,.0f} | {ratio} "
+        f"| {1000 * pct(run.latencies, 50):.1f} | {1000 * pct(run.latencies, 99):.1f} "
+        f"| {cpu:.2f} | {cpu_ratio} | {db:.2f} | {statuses} |"
+    )
+
+
+async def main_async(args: argparse.Namespace, data: dict[str, Any]) -> str:
+    views, floors = data["views"], data["floors"]
+    tags = await etags(views)
+    n = args.clients
+    scenarios: list[tuple[str, str | None, Source]] = [
+        ("floor move", None, floor_move_source(floors)),
+        ("move", "floor move", move_source(data["scripts"])),
+        ("floor GET", None, repeat(lambda i: http("GET", f"/bench/floor/{views[i][0]}/"))),
+        (
+            "view GET 200",
+            "floor GET",
+            repeat(lambda i: http("GET", f"/api/matches/{views[i][0]}/", views[i][1])),
+        ),
+        (
+            "view GET 304",
+            "floor GET",
+            repeat(
+                lambda i: http(
+                    "GET", f"/api/matches/{views[i][0]}/", views[i][1], If_None_Match=tags[i]
+                )
+            ),
+        ),
+        ("open list", "floor GET", repeat(lambda i: http("GET", "/api/matches/?game=fabfib"))),
+        (
+            "my matches",
+            "floor GET",
+            repeat(lambda i: http("GET", "/api/matches/?mine=true", views[i][1])),
+        ),
+        (
+            "inbox (me/turns)",
+            "floor GET",
+            repeat(lambda i: http("GET", "/api/me/turns/", views[i][1])),
+        ),
+    ]
+    totals: dict[str, Run] = {name: Run(name) for name, _, _ in scenarios}
+    for name, _floor, source in scenarios:  # warm every worker up (first requests import)
+        await closed_loop(name, API_PORT, n, 60, source, most=args.warmup)
+    for r in range(args.rounds):
+        for name, _floor, source in scenarios:
+            run = await closed_loop(name, API_PORT, n, args.seconds, source)
+            totals[name].merge(run)
+            print(
+                f"round {r + 1} {name}: {run.count / run.seconds:,.0f}/s "
+                f"p99 {1000 * pct(run.latencies, 99):.1f} ms {run.statuses}",
+                flush=True,
+            )
+    follows = []
+    for waiters in args.waiters:
+        fr, info = await follower_run(
+            data["follow"], waiters, args.deliveries, args.follow_seconds, f"{waiters} waiters"
+        )
+        follows.append((fr, info))
+        print(
+            f"followers {waiters}: p50 {1000 * pct(fr.latencies, 50):.0f} ms "
+            f"p99 {1000 * pct(fr.latencies, 99):.0f} ms {len(fr.latencies)}/{info['expected']} "
+            f"{info}",
+            flush=True,
+        )
+    return report(args, scenarios, totals, follows)
+
+
+def report(
+    args: argparse.Namespace,
+    scenarios: list[Any],
+    totals: dict[str, Run],
+    follows: list[tuple[Run, dict[str, Any]]],
+) -> str:
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    lines = [
+        "# Performance: the production shape against the floor",
+        "",
+        f"Generated by `bench/perf.py --rounds {args.rounds} --seconds {args.seconds} "
+        f"--clients {args.clients}` at commit `{commit}` on "
+        f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC ({os.cpu_count()} cores, shared with "
+        "other work). gunicorn 4 sync workers (API and floor), uvicorn (follower), a Celery "
+        "worker and beat, PostgreSQL, Redis, DEBUG off (production settings). Every scenario "
+        f"ran {args.rounds}× for {args.seconds} s, interleaved with the others, at "
+        f"{args.clients} clients in closed loop; figures are summed over the rounds.",
+        "",
+        "| scenario | requests | req/s | ÷ floor | p50 ms | p99 ms | app CPU ms/req "
+        "| CPU ÷ floor | DB CPU ms/req | statuses |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, floor, _ in scenarios:
+        lines.append(row(totals[name], totals[floor] if floor else None))
+    lines += [
+        "",
+        "`÷ floor` is throughput over the floor's throughput in the same run (moves: the floor "
+        "move; reads: the floor GET). App CPU: the gunicorn workers' user+system time per "
+        "request; DB CPU: the PostgreSQL backends of the benchmark database per request.",
+        "",
+        "## Followers",
+        "",
+        f"Anonymous spectators long-poll `/api/matches/{{id}}/events/?wait=30` on the follower "
+        f"(uvicorn, one process); moves through the API paced for about {args.deliveries:.0f} "
+        "deliveries/s; latency = a waiter receives the event − the move's request was sent "
+        f"(so it includes the move itself); {args.follow_seconds} s per level.",
+        "",
+        "| waiters | moves | deliveries expected | delivered | deliveries/s | p50 ms | p99 ms "
+        "| max ms | follower CPU ms/delivery | errors |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for fr, info in follows:
+        got = len(fr.latencies)
+        per = 1000 * fr.app_cpu / got if got else float("nan")
+        lines.append(
+            f"| {info['waiters']} | {info['moves']} | {info['expected']} | {got} | "
+            f"{got / fr.seconds:,.0f} | {1000 * pct(fr.latencies, 50):.0f} | "
+            f"{1000 * pct(fr.latencies, 99):.0f} | {1000 * max(fr.latencies or [0]):.0f} | "
+            f"{per:.2f} | {info['errors']} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=4.0)
+    parser.add_argument("--warmup", type=int, default=10, help="requests per client, scenario")
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--matches", type=int, default=30, help="move matches per client")
+    parser.add_argument("--follow-matches", type=int, default=100)
+    parser.add_argument("--waiters", type=int, nargs="*", default=[40])
+    parser.add_argument("--deliveries", type=float, default=1000.0)
+    parser.add_argument("--follow-seconds", type=float, default=8.0)
+    parser.add_argument("--out", default=str(ROOT / "bench" / "RESULTS.md"))
+    args = parser.parse_args()
+    db = settings.DATABASES["default"]
+    assert "postgresql" in db["ENGINE"] and settings.REDIS_URL, "needs PostgreSQL and Redis"
+    assert "bench" in db["NAME"] or "perf" in db["NAME"], "use a dedicated benchmark database"
+    call_command("migrate", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute("TRUNCATE games_match, accounts_user CASCADE")
+    import redis
+
+    redis.Redis.from_url(settings.REDIS_URL).flushdb()
+    data = prepare(args.clients, args.matches, args.follow_matches)
+    connection.close()
+    with production_shape(args.workers):
+        text = asyncio.run(main_async(args, data))
+    out = Path(args.out)
+    kept = out.read_text().split(NOTES, 1)[1] if out.exists() and NOTES in out.read_text() else ""
+    out.write_text(text + "\n" + NOTES + kept)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
