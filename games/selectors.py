@@ -20,7 +20,7 @@ from fibserver.errors import Forbidden, NotFound
 
 from .engine import registry
 from .engine.core import redact_event
-from .engine.replay import FORMAT, result_of
+from .engine.replay import FORMAT, JOIN_ACTION, result_of
 from .models import Event, Match, Seat
 from .services.common import Caller, MatchId, is_host, match_pk
 
@@ -280,10 +280,14 @@ def match_replay(match: Match) -> dict[str, Any]:
         ]
 
     steps = []
+    joins = 0
     for n, version in enumerate(versions[1:], start=1):
         group = by_version[version]
         first = group[0]
         step = {"n": n, "seat": first.actor, "action": first.action}
+        if first.action == JOIN_ACTION and first.type == "seat_joined":
+            step["join"] = True  # a late entrant (docs/replay.md), re-run with add_seat
+            joins += 1
         if any(e.by_bot for e in group):
             step["by_bot"] = True
         step["chance"] = first.chance or []
@@ -294,7 +298,7 @@ def match_replay(match: Match) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "game": match.game,
-        "seats": match.seat_count,
+        "seats": match.seat_count - joins,  # the seats it started with
         "options": match.options,
         "seed": match.seed,
         "seed_commitment": match.seed_commitment,

@@ -240,18 +240,27 @@ class QueryNumberField(serializers.FloatField):
         return float(super().to_internal_value(data))
 
 
-def _seat_ranges(rules: Any) -> list[tuple[int, int]]:
-    return [rules.seat_range(options) for options in rules.option_examples]
+#: Options only an event sets on its rounds (docs/events.md), never a match's creator.
+EVENT_OPTIONS = frozenset({"event"})
 
 
-def seat_span(rules: Any) -> tuple[int, int]:
-    """The fewest and most seats a game can be played with, over all its options."""
-    ranges = _seat_ranges(rules)
+def _seat_ranges(rules: Any, *, events: bool = False) -> list[tuple[int, int]]:
+    return [
+        rules.seat_range(options)
+        for options in rules.option_examples
+        if events or not EVENT_OPTIONS & set(options)
+    ]
+
+
+def seat_span(rules: Any, *, events: bool = False) -> tuple[int, int]:
+    """The fewest and most seats a match of the game can be created with, over all its
+    options; ``events``: also the rounds of events (Fibber's Dice event rounds seat 64)."""
+    ranges = _seat_ranges(rules, events=events)
     return min(lo for lo, _ in ranges), max(hi for _, hi in ranges)
 
 
-#: Every seat position a match can have (the largest table has 12 seats).
-MAX_SEATS = max(seat_span(rules)[1] for rules in registry.all_rules())
+#: Every seat position a match can have (an event round of Fibber's Dice seats 64).
+MAX_SEATS = max(seat_span(rules, events=True)[1] for rules in registry.all_rules())
 SEAT_MAX = MAX_SEATS - 1
 
 

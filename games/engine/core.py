@@ -446,6 +446,28 @@ class Rules(ABC, Generic[S]):
             return []
         return self._legal_actions(state, seat)
 
+    # Late entry (Fibber's Dice events): a seat added to a running match -----------------
+
+    def late_entry_closed(self, state: S) -> str | None:
+        """Why no seat can be added to ``state`` now (``None``: a late entrant may join).
+        Games without late entry always say so."""
+        return f"{self.name} takes no late entrants."
+
+    def _add_seat(self, state: S, events: list[Event]) -> None:
+        """Seat a late entrant at seat ``state.seats`` of ``state`` (a private copy)."""
+        raise NotImplementedError
+
+    def add_seat(self, state: S) -> Step:
+        """A late entrant takes the next seat number (``state.seats``); ``state`` is left
+        untouched. No chance is drawn; :class:`IllegalAction` when late entry is closed."""
+        reason = self.late_entry_closed(state)
+        if reason is not None:
+            raise IllegalAction(reason)
+        new = self.clone(state)
+        events: list[Event] = []
+        self._add_seat(new, events)
+        return Step(new, events, [])
+
     def apply(self, state: S, seat: int, action: Any) -> Step:
         """Apply ``action`` by ``seat``; ``state`` is left untouched."""
         if self.is_over(state):

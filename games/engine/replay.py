@@ -15,6 +15,10 @@ from .registry import get
 from .rng import seed_commitment
 
 FORMAT = "fibserver.replay/1"
+#: The action of a recorded late entry (a step marked ``"join": true``): not a move, the
+#: engine's :meth:`Rules.add_seat`; ``seat`` is the seat it created. ``seats`` stays the
+#: seat count the match started with.
+JOIN_ACTION: JSON = {"type": "join"}
 
 
 def _events_json(events: list[Event]) -> list[JSON]:
@@ -40,6 +44,24 @@ class Recorder:
             "result": None,
         }
         self.last_step = step
+
+    def join(self) -> Step:
+        """A late entrant takes the next seat (:meth:`Rules.add_seat`), recorded as a step."""
+        seat = self.state.seats
+        step = self.rules.add_seat(self.state)
+        self.state = step.state
+        self.last_step = step
+        self.record["steps"].append(
+            {
+                "n": len(self.record["steps"]) + 1,
+                "seat": seat,
+                "action": dict(JOIN_ACTION),
+                "join": True,
+                "chance": step.chance,
+                "events": _events_json(step.events),
+            }
+        )
+        return step
 
     def apply(self, seat: int, action: Action, **extra: Any) -> Step:
         step = self.rules.apply(self.state, seat, action)
@@ -89,7 +111,13 @@ def verify(record: JSON) -> list[str]:
     for recorded in record["steps"]:
         n = recorded["n"]
         try:
-            step = rules.apply(state, recorded["seat"], recorded["action"])
+            if recorded.get("join") is True:
+                if recorded["seat"] != state.seats or recorded["action"] != JOIN_ACTION:
+                    problems.append(f"step {n}: a late entry must take seat {state.seats}")
+                    return problems
+                step = rules.add_seat(state)
+            else:
+                step = rules.apply(state, recorded["seat"], recorded["action"])
         except Exception as error:  # an illegal action in a record is a difference too
             problems.append(f"step {n}: {type(error).__name__}: {error}")
             return problems

@@ -197,7 +197,8 @@ def test_empty_strings_negative_numbers_and_empty_actions_are_what_the_schema_sa
     schemas = document()["components"]["schemas"]
     assert schemas["JoinIn"]["properties"]["invite_code"]["minLength"] == 1
     assert Player().post(url + "join/", {"invite_code": ""}).status_code == 400
-    for query in ("seat=-1", "after=-1", "seat=12", "after=1e3", "wait=31", "wait=nan"):
+    beyond = f"seat={s.MAX_SEATS}"  # the largest table has seats 0 to MAX_SEATS - 1
+    for query in ("seat=-1", "after=-1", beyond, "after=1e3", "wait=31", "wait=nan"):
         assert me.get(url + "events/?" + query).status_code == 400, query
     assert me.get(url + "events/?after=0&wait=0.5").status_code == 200
     parameters = {p["name"]: p["schema"] for p in operation(MATCH + "events/", "get")["parameters"]}

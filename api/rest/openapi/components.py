@@ -8,7 +8,7 @@ imported.
 from __future__ import annotations
 
 from api.rest import serializers as inputs
-from games.engine.replay import FORMAT
+from games.engine.replay import FORMAT, JOIN_ACTION
 from games.models import Match
 from games.timecontrol import TIME_CONTROLS
 
@@ -227,6 +227,41 @@ RECORDED_EVENT = define(
 EVENTS = arr(RECORDED_EVENT)
 
 
+#: A late entrant's seat (Fibber's Dice single-round events): a step with no move.
+JOIN_STEP = define(
+    "ReplayJoinStep",
+    obj(
+        {
+            "n": integer(1),
+            "seat": g.SEAT,
+            "action": obj({"type": enum("JoinActionType", [JOIN_ACTION["type"]])}),
+            "join": {"type": "boolean", "enum": [True]},
+            "chance": arr(CHANCE),
+            "events": EVENTS,
+        },
+        description="A late entrant took seat `seat` (the next seat number): re-run with the "
+        "engine's add_seat, not as a move.",
+    ),
+)
+
+
+def _replay_step(game: str) -> Schema:
+    step = obj(
+        {
+            "n": integer(1),
+            "seat": g.SEAT,
+            "action": g.GAME_ACTIONS[game],
+            "chance": arr(CHANCE),
+            "events": EVENTS,
+        },
+        {"by_bot": BOOL},
+        description="An action, the chance outcomes it drew and its events.",
+    )
+    if game != "fibbers_dice":
+        return step
+    return {"oneOf": [step, JOIN_STEP]}
+
+
 def _replay(game: str) -> Schema:
     return obj(
         {
@@ -237,19 +272,7 @@ def _replay(game: str) -> Schema:
             "seed": described(HEX64, "The secret seed, revealed after the end."),
             "seed_commitment": HEX64,
             "setup": obj({"chance": arr(CHANCE), "events": EVENTS}),
-            "steps": arr(
-                obj(
-                    {
-                        "n": integer(1),
-                        "seat": g.SEAT,
-                        "action": g.GAME_ACTIONS[game],
-                        "chance": arr(CHANCE),
-                        "events": EVENTS,
-                    },
-                    {"by_bot": BOOL},
-                    description="An action, the chance outcomes it drew and its events.",
-                )
-            ),
+            "steps": arr(_replay_step(game)),
             "result": obj(
                 {
                     "over": BOOL,

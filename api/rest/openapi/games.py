@@ -90,6 +90,14 @@ OPTIONS = {
         "FibbersDiceOptions",
         obj(
             {"points": integer(dice.MIN_POINTS, dice.MAX_POINTS, "Starting points.")},
+            {
+                "event": enum(
+                    "FibbersDiceEvent",
+                    dice.EVENT_KINDS,
+                    "A round of an event (docs/events.md), set by the event: `single` takes "
+                    "late entrants, `round` seats up to 64.",
+                )
+            },
             description="Fibber's Dice options.",
         ),
     ),
@@ -497,6 +505,11 @@ DICE_PUBLIC = define(
             "eliminated": SEATS,
             "last_reveal": nullable(ref("FibbersDiceReveal")),
             "score_order": arr(SCORE, description="Every score, lowest first."),
+        },
+        {
+            "late_entry_open": boolean(
+                "Single-round event matches only: a late entrant may still join."
+            )
         },
         description="What everyone sees of a Fibber's Dice match.",
     ),

@@ -18,6 +18,7 @@ from ..core import (
     Action,
     BaseState,
     Event,
+    InvalidOptions,
     Rules,
     elimination_placements,
     entry,
@@ -29,6 +30,14 @@ from ..rng import Rng
 from . import scores as S
 
 MIN_POINTS, MAX_POINTS = 1, 10
+
+#: Event matches (RULES.md "Fibber's Dice events"): the ``event`` option. A single-round event
+#: takes late entrants; an event round of a multi-round event may seat up to 64 (D).
+EVENT_SINGLE, EVENT_ROUND = "single", "round"
+EVENT_KINDS = (EVENT_SINGLE, EVENT_ROUND)
+#: The most seats of an ordinary match, of a single-round event (late entrants included) and
+#: of an event round.
+TABLE_MAX, EVENT_ROUND_MAX = 10, 64
 
 STAT_KEYS = (
     "announcements",
@@ -71,6 +80,10 @@ class FibbersDiceState(BaseState):
     eliminated: list[int]  # seats in order of elimination
     last_reveal: JSON | None  # public outcome of the last call or Max
     stats: list[JSON]
+    #: Single-round events only: the turns each seat has taken (a turn is a starter's opening
+    #: announcement, or a response, believe or call). Late entry closes with the first second
+    #: turn. ``None`` (and left out of the stored state) in every other match.
+    turns: list[int] | None = None
 
 
 class FibbersDice(Rules[FibbersDiceState]):
@@ -86,15 +99,31 @@ class FibbersDice(Rules[FibbersDiceState]):
     min_seats = 2
     max_seats = 10
     state_class = FibbersDiceState
-    option_examples = [{}, {"points": 1}]
+    option_examples = [
+        {},
+        {"points": 1},
+        {"event": EVENT_SINGLE},
+        {"event": EVENT_ROUND, "points": 1},
+    ]
 
     # --- Set-up ------------------------------------------------------------------------
 
+    def seat_range(self, options: JSON) -> tuple[int, int]:
+        if options.get("event") == EVENT_ROUND:
+            return self.min_seats, EVENT_ROUND_MAX
+        return self.min_seats, self.max_seats
+
     def normalize_options(self, seats: int, options: JSON) -> JSON:
-        self.check_seats(seats, options)
+        event = options.pop("event", None)
+        if event is not None and event not in EVENT_KINDS:
+            raise InvalidOptions(f"'event' must be one of: {', '.join(EVENT_KINDS)}.")
+        self.check_seats(seats, {"event": event})
         points = options.pop("points", default_points(seats))
         self.refuse_unknown_options(options)
-        return {"points": whole_number_option("points", points, MIN_POINTS, MAX_POINTS)}
+        normalized: JSON = {"points": whole_number_option("points", points, MIN_POINTS, MAX_POINTS)}
+        if event is not None:
+            normalized["event"] = event
+        return normalized
 
     def _setup(
         self, seats: int, options: JSON, seed: str, rng: Rng, events: list[Event]
@@ -116,6 +145,7 @@ class FibbersDice(Rules[FibbersDiceState]):
             eliminated=[],
             last_reveal=None,
             stats=[dict.fromkeys(STAT_KEYS, 0) for _ in range(seats)],
+            turns=[0] * seats if options.get("event") == EVENT_SINGLE else None,
         )
         # First starter: chosen at random (the host's die).
         starter = rng.randbelow(seats, "first_starter")
@@ -214,6 +244,8 @@ class FibbersDice(Rules[FibbersDiceState]):
         self, state: FibbersDiceState, seat: int, action: Action, rng: Rng, events: list[Event]
     ) -> None:
         kind = action["type"]
+        if state.turns is not None and (kind != "announce" or state.announcement is None):
+            state.turns[seat] += 1  # a response, or the opening announcement of a sequence
         if kind == "announce":
             self._announce(state, seat, action["score"], rng, events)
         elif kind == "believe":
@@ -316,6 +348,47 @@ class FibbersDice(Rules[FibbersDiceState]):
         }
         self._lose_point(state, loser, maker, rng, events)
 
+    # --- Late entry (single-round events) ------------------------------------------------
+
+    def late_entry_closed(self, state: FibbersDiceState) -> str | None:
+        """Late registration of a single-round event stays open until the first player takes
+        their second turn, while the table has fewer than 10 players (RULES.md)."""
+        if state.turns is None:
+            return "Only a single-round event match takes late entrants."
+        if state.phase == OVER:
+            return "The match is over."
+        if max(state.turns) >= 2:
+            return "Late registration closed when the first player took their second turn."
+        if state.seats >= TABLE_MAX:
+            return f"The table is full ({TABLE_MAX} players)."
+        return None
+
+    def _add_seat(self, state: FibbersDiceState, events: list[Event]) -> None:
+        """D: the late entrant takes seat n (between seat n-1 and seat 0, clockwise) with the
+        points the round began with, and plays when the turn reaches that seat: if seat 0 was
+        about to answer seat n-1, the newcomer, now the next player after n-1, answers."""
+        assert state.turns is not None
+        seat = state.seats
+        state.seats += 1
+        state.points.append(state.options["points"])
+        state.rolls.append(None)
+        state.stats.append(dict.fromkeys(STAT_KEYS, 0))
+        state.turns.append(0)
+        if state.phase == RESPOND and state.announcer == seat - 1:
+            state.current = seat
+        events.append(
+            Event(
+                "seat_joined",
+                {"seat": seat, "points": list(state.points), "current": state.current},
+            )
+        )
+
+    def to_json(self, state: FibbersDiceState) -> JSON:
+        data = super().to_json(state)
+        if data["turns"] is None:  # ordinary matches store exactly what they always stored
+            del data["turns"]
+        return data
+
     # --- Points, sequences and the end ---------------------------------------------------
 
     def _lose_point(
@@ -396,7 +469,13 @@ class FibbersDice(Rules[FibbersDiceState]):
             "eliminated": list(state.eliminated),
             "last_reveal": None if state.last_reveal is None else dict(state.last_reveal),
             "score_order": list(S.SCORES),
+            **self._late_entry_view(state),
         }
+
+    def _late_entry_view(self, state: FibbersDiceState) -> JSON:
+        if state.turns is None:
+            return {}
+        return {"late_entry_open": self.late_entry_closed(state) is None}
 
     def private_view(self, state: FibbersDiceState, seat: int) -> JSON:
         dice = state.rolls[seat]
@@ -423,6 +502,10 @@ class FibbersDice(Rules[FibbersDiceState]):
     def invariants(self, state: FibbersDiceState) -> list[str]:
         problems = []
         top = state.options["points"]
+        if not len(state.points) == len(state.rolls) == len(state.stats) == state.seats:
+            problems.append(f"per-seat lists do not have {state.seats} entries")
+        if state.turns is not None and len(state.turns) != state.seats:
+            problems.append(f"turns do not have {state.seats} entries")
         if any(not 0 <= p <= top for p in state.points):
             problems.append(f"points out of range: {state.points}")
         for seat, dice in enumerate(state.rolls):
