@@ -235,7 +235,10 @@ JOIN_STEP = define(
             "n": integer(1),
             "seat": g.SEAT,
             "action": obj({"type": enum("JoinActionType", [JOIN_ACTION["type"]])}),
-            "join": {"type": "boolean", "enum": [True]},
+            "join": define(
+                "ReplayJoinFlag",
+                {"type": "boolean", "enum": [True], "description": "A late entry."},
+            ),
             "chance": arr(CHANCE),
             "events": EVENTS,
         },
