@@ -1,0 +1,203 @@
+"""The rules of Fibber's Dice events, without the database (RULES.md "Fibber's Dice events"),
+each test named after the rule or **D** decision it pins down."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import Counter
+
+import pytest
+
+from games.engine.fibbers_dice import events as E
+from games.engine.rng import seed_commitment, seed_from_int
+
+
+def test_seven_or_fewer_registered_play_a_single_round_more_play_several():
+    assert E.is_single_round(2) and E.is_single_round(7)
+    assert not E.is_single_round(8)
+
+
+@pytest.mark.parametrize(("players", "points"), [(2, 3), (5, 3), (6, 2), (7, 2)])
+def test_single_round_points_are_3_up_to_5_players_and_2_for_6_to_7(players, points):
+    assert E.single_round_points(players) == points
+
+
+def test_the_hosts_points_override_wins_in_single_and_multi_round_events():
+    assert E.single_round_points(4, 1) == 1
+    assert E.round_points(2) == 2
+
+
+def test_every_round_of_a_multi_round_event_is_played_at_one_point():
+    assert E.round_points() == 1
+
+
+def test_standard_format_has_4_qualifying_rounds_and_the_final_is_round_5():
+    assert E.QUALIFYING_ROUNDS[E.STANDARD] == 4 and E.final_round(E.STANDARD) == 5
+
+
+def test_short_format_has_3_qualifying_rounds_and_the_final_is_round_4():
+    assert E.QUALIFYING_ROUNDS[E.SHORT] == 3 and E.final_round(E.SHORT) == 4
+
+
+def test_the_winner_of_a_qualifying_round_qualifies():
+    places = {10: 3, 11: 1, 12: 2}
+    for number in (1, 2, 3, 4):
+        assert E.round_qualifiers(E.STANDARD, number, places) == [11]
+    assert E.round_qualifiers(E.SHORT, 1, places) == [11]
+    assert E.round_qualifiers(E.SHORT, 2, places) == [11]
+
+
+def test_short_format_the_first_two_of_round_3_its_last_two_standing_qualify():
+    assert E.round_qualifiers(E.SHORT, 3, {10: 3, 11: 1, 12: 2, 13: 4}) == [11, 12]
+
+
+def test_the_final_is_not_a_qualifying_round():
+    with pytest.raises(ValueError):
+        E.round_qualifiers(E.SHORT, 4, {1: 1, 2: 2})
+
+
+def test_the_host_may_switch_to_the_short_format_only_before_round_3_starts():
+    assert E.may_switch_to_short(E.STANDARD, 0) is None
+    assert E.may_switch_to_short(E.STANDARD, 2) is None
+    assert "before round 3" in E.may_switch_to_short(E.STANDARD, 3)
+    assert "already" in E.may_switch_to_short(E.SHORT, 1)
+
+
+def _run(fmt, registered, late=None):
+    """Play a whole event with a fixed outcome: in each round the lowest id wins, then the
+    next lowest, and so on; ``late`` adds entrants before a round number."""
+    rounds: list[E.Round] = []
+    late = late or {}
+    registered = list(registered)
+    while True:
+        registered += late.pop(len(rounds) + 1, [])
+        step = E.next_round(fmt, registered, rounds)
+        if step.kind == "done":
+            return rounds
+        if step.kind == "skip":
+            rounds.append(E.Round(step.number, (), None, step.players, skipped=True))
+            continue
+        places = {p: i + 1 for i, p in enumerate(sorted(step.players))}
+        quals = () if step.final else tuple(E.round_qualifiers(fmt, step.number, places))
+        rounds.append(E.Round(step.number, step.players, places, quals))
+
+
+def test_standard_format_the_winners_of_rounds_1_to_4_play_the_final():
+    rounds = _run(E.STANDARD, range(1, 11))
+    assert [r.number for r in rounds] == [1, 2, 3, 4, 5]
+    assert [r.qualified for r in rounds[:4]] == [(1,), (2,), (3,), (4,)]
+    assert rounds[4].players == (1, 2, 3, 4)
+
+
+def test_short_format_the_final_is_the_winners_of_rounds_1_and_2_and_the_first_2_of_round_3():
+    rounds = _run(E.SHORT, range(1, 11))
+    assert [r.number for r in rounds] == [1, 2, 3, 4]
+    assert rounds[3].players == (1, 2, 3, 4)
+    assert rounds[2].qualified == (3, 4)
+
+
+def test_d_a_qualified_player_sits_out_the_remaining_qualifying_rounds():
+    rounds = _run(E.STANDARD, range(1, 9))
+    for r in rounds[:4]:
+        earlier = {p for q in rounds[: r.number - 1] for p in q.qualified}
+        assert not earlier & set(r.players)
+    assert rounds[1].players == tuple(range(2, 9))
+    finalists = rounds[4].players
+    assert len(set(finalists)) == len(finalists) == 4
+
+
+def test_d_a_qualifying_round_with_fewer_than_2_eligible_is_skipped_and_the_one_qualifies():
+    # Only possible with a small field: three players, standard format.
+    rounds = _run(E.STANDARD, [1, 2, 3])
+    assert [r.skipped for r in rounds] == [False, False, True, True, False]
+    assert rounds[2].qualified == (3,) and rounds[3].qualified == ()
+    assert rounds[4].players == (1, 2, 3)
+
+
+def test_late_entrants_play_the_qualifying_rounds_still_to_come():
+    rounds = _run(E.STANDARD, range(1, 9), late={3: [20, 21]})
+    assert 20 not in rounds[1].players and 20 in rounds[2].players and 21 in rounds[3].players
+
+
+def test_the_event_waits_while_a_round_is_running():
+    running = [E.Round(1, (1, 2, 3))]
+    assert E.next_round(E.STANDARD, [1, 2, 3], running).kind == "wait"
+
+
+def test_final_prize_picks_last_standing_first_first_out_last():
+    # the final's places by reverse elimination order: 7 was out first, 4 last standing
+    assert E.prize_picks({7: 4, 4: 1, 9: 2, 5: 3}) == [4, 9, 5, 7]
+
+
+# --- Door prizes -----------------------------------------------------------------------------
+
+
+def test_d_the_raffle_commitment_is_the_sha256_of_the_seed_published_before_the_draw():
+    seed, commitment = E.raffle_seed()
+    assert commitment == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+    assert commitment == seed_commitment(seed) and seed != commitment
+
+
+def test_d_the_raffle_is_reproducible_from_the_revealed_seed():
+    seed = seed_from_int(42)
+    entrants = [15, 3, 99, 7, 21, 8]
+    assert E.raffle(seed, entrants, 3) == E.raffle(seed, list(reversed(entrants)), 3)
+    # an independent re-implementation from the documented algorithm gives the same draw
+    assert _independent_raffle(seed, entrants, 3) == E.raffle(seed, entrants, 3)
+
+
+def _independent_raffle(seed: str, entrants, prizes):
+    key, counter = bytes.fromhex(seed), 0
+    pool = sorted(entrants)
+
+    def below(m):
+        nonlocal counter
+        while True:
+            block = hashlib.blake2b(counter.to_bytes(8, "big"), key=key, digest_size=8)
+            counter += 1
+            v = int.from_bytes(block.digest(), "big")
+            if v < (1 << 64) - ((1 << 64) % m):
+                return v % m
+
+    for i in range(min(prizes, len(pool))):
+        j = i + below(len(pool) - i)
+        pool[i], pool[j] = pool[j], pool[i]
+    return pool[: min(prizes, len(pool))]
+
+
+def test_d_a_player_wins_at_most_one_door_prize():
+    for n in range(200):
+        winners = E.raffle(seed_from_int(n), list(range(1, 8)), 5)
+        assert len(winners) == len(set(winners)) == 5
+    # more prizes than entrants: every entrant wins exactly one
+    assert sorted(E.raffle(seed_from_int(1), [4, 5, 6], 10)) == [4, 5, 6]
+
+
+def test_door_prizes_are_raffled_among_all_registered_players_uniformly_over_many_seeds():
+    entrants, prizes, draws = list(range(100, 110)), 3, 6000
+    wins: Counter[int] = Counter()
+    firsts: Counter[int] = Counter()
+    for n in range(draws):
+        winners = E.raffle(seed_from_int(n), entrants, prizes)
+        wins.update(winners)
+        firsts[winners[0]] += 1
+    # each entrant wins with probability 3/10 and the first prize with 1/10: within 5 sigma
+    p = prizes / len(entrants)
+    sigma = math.sqrt(draws * p * (1 - p))
+    assert set(wins) == set(entrants)
+    assert all(abs(wins[e] - draws * p) < 5 * sigma for e in entrants), wins
+    sigma1 = math.sqrt(draws * 0.1 * 0.9)
+    assert all(abs(firsts[e] - draws * 0.1) < 5 * sigma1 for e in entrants), firsts
+    # a chi-square over the first prize: 9 degrees of freedom, far below the 0.1% tail (27.9)
+    chi2 = sum((firsts[e] - draws / 10) ** 2 / (draws / 10) for e in entrants)
+    assert chi2 < 27.9
+
+
+def test_a_raffle_refuses_an_entrant_listed_twice():
+    with pytest.raises(ValueError):
+        E.raffle(seed_from_int(1), [1, 1, 2], 1)
+
+
+def test_the_entrants_digest_is_over_the_sorted_ids():
+    assert E.entrants_digest([3, 1, 2]) == hashlib.sha256(b"1,2,3").hexdigest()
