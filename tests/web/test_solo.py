@@ -26,9 +26,19 @@ SOLO = [
     pytest.param("fibbers_dice", 3, {"points": 2}, ["strong", "random"], id="fibbers_dice"),
     pytest.param("skull", 3, {}, ["basic", "random"], id="skull", marks=pytest.mark.slow),
 ]
+# The variants: Fibber's easy rules, Skull's two tribes (one person plays two seats; the page
+# switches to the seat that must act) and two sets (7 to 12 seats).
+VARIANTS = [
+    pytest.param("fibber", 3, {"variant": "easy"}, ["basic", "random"], id="fibber-easy"),
+    pytest.param("skull", 4, {"two_tribes": True}, ["basic"], id="skull-two-tribes"),
+    pytest.param("skull", 7, {"two_sets": True}, ["random"] * 6, id="skull-two-sets"),
+]
 
 
-@pytest.mark.parametrize(("game", "seats", "options", "bots"), SOLO)
+@pytest.mark.parametrize(
+    ("game", "seats", "options", "bots"),
+    [*SOLO, *(pytest.param(*p.values, id=p.id, marks=pytest.mark.slow) for p in VARIANTS)],
+)
 def test_a_guest_plays_a_solo_match_to_the_end_by_clicking(
     new_page, play_server, game, seats, options, bots
 ):
@@ -40,5 +50,9 @@ def test_a_guest_plays_a_solo_match_to_the_end_by_clicking(
     match = check_end_screen(page, play_server.url, match_id)
     assert moves > 0
     assert match["options"] == {**match["options"], **options}
-    assert [s["bot_level"] for s in match["seats"][1:]] == bots
+    mine = set(match["you"]["seats"])
+    levels = [s["bot_level"] for s in match["seats"] if s["position"] not in mine]
+    if options.get("two_tribes"):  # person i plays seats i and i + n/2
+        levels = levels[: len(levels) // 2]
+    assert levels == bots
     print(f"{game}: {moves} moves in {time.monotonic() - started:.1f}s")

@@ -329,6 +329,7 @@ function newMatchPanel() {
     );
     const solo = mode.value === "solo";
     const botRows = [];
+    const previous = controls.bots.map((s) => s.value);
     controls.bots = [];
     for (let i = 1; i < people; i++) {
       const id = `nm-bot-${i}`;
@@ -338,7 +339,7 @@ function newMatchPanel() {
         BOT_LEVELS.map((level) => h("option", { value: level }, `bot: ${level}`)),
         solo ? null : h("option", { value: "" }, "a friend (open seat)"),
       );
-      select.value = solo ? "basic" : "";
+      select.value = previous[i - 1] !== undefined && (previous[i - 1] || !solo) ? previous[i - 1] : solo ? "basic" : "";
       controls.bots.push(select);
       botRows.push(h("div", { class: "row" }, h("label", { for: id }, tribes ? `Person ${i + 1}` : `Seat ${i}`), select));
     }
@@ -365,7 +366,11 @@ function newMatchPanel() {
     rebuild();
   });
   mode.addEventListener("change", rebuild);
-  seats.addEventListener("change", rebuild);
+  let builtSeats = seats.value;
+  seats.addEventListener("change", () => {
+    if (seats.value !== builtSeats) rebuild();
+    builtSeats = seats.value;
+  });
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();

@@ -37,7 +37,7 @@ export function fibberCard(rank, owner) {
   return h(
     "span",
     { class: `card fibber r-${rank}`, "data-face": rank, "data-owner": owner },
-    h("b", {}, rankName(rank).charAt(0)),
+    h("b", { "aria-hidden": "true" }, rank === "wild" ? "\u2605" : rankName(rank).charAt(0)),
     h("small", {}, rankName(rank)),
   );
 }

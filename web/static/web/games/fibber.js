@@ -74,8 +74,8 @@ export function table(ctx) {
     ),
     lastPlay,
     call,
-    easy && p.scores?.length
-      ? h("p", {}, "Finished rounds: ", p.scores.map((round, i) => `R${i + 1} ${round.join("/")}`).join(" · "))
+    easy && p.scores
+      ? h("p", {}, "Noses of the finished rounds: ", p.scores.map((n, seat) => `${ctx.name(seat)} ${n}`).join(" · "))
       : null,
   );
   const mine = h("section", { class: "private", "data-private": "", "aria-label": "your cards" });
