@@ -32,7 +32,11 @@ _lock = threading.Lock()
 _thread: threading.Thread | None = None
 _stop = threading.Event()
 
-_TASKS = {"run_bot_turn": tasks.run_bot_turn, "record_results": tasks.record_results}
+_TASKS = {
+    "run_bot_turn": tasks.run_bot_turn,
+    "record_results": tasks.record_results,
+    "event_round_ended": tasks.event_round_ended,
+}
 
 
 def _run(name: str, *args: object) -> None:

@@ -47,3 +47,9 @@ def sweep() -> int:
 def purge() -> int:
     """Beat, every few minutes: expired idempotency records."""
     return services.idempotency_purge()
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def event_round_ended(match_id: str) -> bool:
+    """A round of an event ended: its result, then the next round or the prizes (once)."""
+    return services.event_round_ended(match_id=match_id)

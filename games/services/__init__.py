@@ -7,6 +7,7 @@
 - :mod:`.eventlog`     the append-only event log (and the followers' wake-up);
 - :mod:`.clock`        bot turns, takeovers after a deadline, the sweep;
 - :mod:`.finisher`     every end of a match;
+- :mod:`.events`       Fibber's Dice events: registration, rounds, prizes (docs/events.md);
 - :mod:`.results`      the end-of-match work, exactly once per match: careers, ratings,
                        rating history and leaderboards (their rules in :mod:`.tally`);
 - :mod:`.rebuild`      the same aggregates rebuilt from the whole match history;
@@ -23,6 +24,15 @@ on commit. Errors are :class:`fibserver.errors.AppError`.
 from .actions import action_submit
 from .clock import bot_act, deadline_expire, deadlines_sweep
 from .common import db_now
+from .events import (
+    event_create,
+    event_next_round,
+    event_register,
+    event_round_ended,
+    event_start,
+    event_switch_short,
+    event_unregister,
+)
 from .finisher import match_abort, match_finish
 from .housekeeping import idempotency_purge
 from .lobby import (
@@ -42,6 +52,13 @@ __all__ = [
     "db_now",
     "deadline_expire",
     "deadlines_sweep",
+    "event_create",
+    "event_next_round",
+    "event_register",
+    "event_round_ended",
+    "event_start",
+    "event_switch_short",
+    "event_unregister",
     "idempotency_purge",
     "match_abort",
     "match_add_bots",

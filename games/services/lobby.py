@@ -263,3 +263,58 @@ def _start(match: Match) -> None:
     match.state = rules.to_json(step.state)
     append_events(match, step, actor=None, action=None, by_bot=False)
     after_change(match, step.state, rules)
+
+
+def match_create_seated(
+    *,
+    host: User,
+    game: str,
+    users: list[User],
+    options: dict[str, Any],
+    visibility: str,
+    time_control: str,
+    decision_seconds: int | None,
+) -> Match:
+    """A match with ``users`` in seats 0..n-1, in that order, started at once (a round of an
+    event, docs/events.md). The host manages it whether seated or not. The caller holds the
+    transaction."""
+    _rules, normalized, seconds = _check_seated(
+        game, len(users), options, time_control, decision_seconds
+    )
+    match = Match.objects.create(
+        game=game,
+        options=normalized,
+        seat_count=len(users),
+        visibility=visibility,
+        time_control=time_control,
+        decision_seconds=seconds,
+        created_by=host,
+        seed="",
+        seed_commitment="",
+    )
+    Seat.objects.bulk_create(
+        [Seat(match=match, position=p, user=user) for p, user in enumerate(users)]
+    )
+    _start(match)
+    match.save()
+    return match
+
+
+def _check_seated(
+    game: str,
+    seats: int,
+    options: dict[str, Any],
+    time_control: str,
+    decision_seconds: int | None,
+) -> tuple[Rules[Any], dict[str, Any], int]:
+    rules = registry.get(game)
+    try:
+        normalized = rules.normalize_options(seats, dict(options))
+    except EngineInvalidOptions as error:
+        raise InvalidOptions(error.reason, field="options") from None
+    try:
+        lowest = settings.FIBSERVER["LIVE_MIN_SECONDS"] if time_control == "live" else None
+        seconds = seconds_per_decision(time_control, decision_seconds, lowest)
+    except ValueError as error:
+        raise InvalidOptions(str(error), field="time_control") from None
+    return rules, normalized, seconds

@@ -127,3 +127,14 @@ def results(match_id: MatchId) -> None:
         local_queue.put("record_results", args)
     else:
         _task("record_results")(*args)
+
+
+def event_round(match_id: MatchId) -> None:
+    """The end-of-round work of an event's match (docs/events.md)."""
+    args = (str(match_id),)
+    if mode() == "celery":
+        current_app.send_task(TASK_PREFIX + "event_round_ended", args)
+    elif mode() == "embedded":
+        local_queue.put("event_round_ended", args)
+    else:
+        _task("event_round_ended")(*args)

@@ -1,0 +1,304 @@
+"""Fibber's Dice events through the services (docs/events.md): registration, late entry into
+the running match, rounds, the short format, prizes and the raffle, and every misuse refused."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from accounts.services import guest_create
+from fibserver.errors import Conflict, Forbidden, InvalidOptions, NotFound
+from games import event_selectors as sel
+from games import services
+from games.engine import registry
+from games.engine.bots import random_action
+from games.engine.fibbers_dice import events as pure
+from games.engine.replay import verify
+from games.models import Event, Match, Round, Seat, Tournament
+from games.selectors import match_replay
+
+# Transactions commit for real: the end of a round is queued on commit, as in production.
+pytestmark = pytest.mark.django_db(transaction=True)
+RULES = registry.get("fibbers_dice")
+
+
+def users(n):
+    return [guest_create()[0] for _ in range(n)]
+
+
+def event_with(n, **kwargs):
+    host = users(1)[0]
+    event = services.event_create(user=host, name="Friday dice", **kwargs)
+    players = users(n)
+    for p in players:
+        services.event_register(event_id=event.pk, user=p)
+    return host, event, players
+
+
+def act_once(match_id, rng):
+    """One random legal decision by the seat to act, through the player's own service."""
+    match = Match.objects.get(pk=match_id)
+    state = RULES.from_json(match.state)
+    seat = RULES.to_act(state)[0]
+    user = Seat.objects.get(match=match, position=seat).user
+    action = random_action(RULES.legal_actions(state, seat), rng)
+    services.action_submit(match_id=match_id, user=user, action=action)
+
+
+def play_out(match_id, rng):
+    while Match.objects.get(pk=match_id).status == Match.Status.ACTIVE:
+        act_once(match_id, rng)
+
+
+def current(event):
+    return Round.objects.filter(tournament=event).order_by("-number").first()
+
+
+def test_a_single_round_event_is_one_match_of_all_registered_at_3_points_up_to_5():
+    host, event, players = event_with(4)
+    services.event_start(event_id=event.pk, user=host)
+    rnd = current(event)
+    match = rnd.match
+    assert match.status == Match.Status.ACTIVE and match.seat_count == 4
+    assert match.options == {"points": 3, "event": "single"}
+    assert [s.user_id for s in match.seats.order_by("position")] == [p.pk for p in players]
+    assert rnd.final and rnd.players == [p.pk for p in players]
+    assert match.created_by_id == host.pk
+
+
+def test_a_single_round_event_of_6_starts_at_2_points_and_the_override_wins():
+    host, event, _ = event_with(6)
+    services.event_start(event_id=event.pk, user=host)
+    assert current(event).match.options["points"] == 2
+    host, event, _ = event_with(6, points=4)
+    services.event_start(event_id=event.pk, user=host)
+    assert current(event).match.options["points"] == 4
+
+
+def test_d_a_late_entrant_joins_the_running_match_at_seat_n_with_the_rounds_points():
+    host, event, players = event_with(3)
+    services.event_start(event_id=event.pk, user=host)
+    match = current(event).match
+    version = match.version
+    late = users(1)[0]
+    entry = services.event_register(event_id=event.pk, user=late)
+    assert entry.late
+    match.refresh_from_db()
+    assert match.seat_count == 4 and match.version == version + 1
+    assert Seat.objects.get(match=match, position=3).user_id == late.pk
+    state = RULES.from_json(match.state)
+    assert state.points == [3, 3, 3, 3]
+    joined = Event.objects.get(match=match, type="seat_joined")
+    assert joined.actor == 3 and joined.action == {"type": "join"} and joined.version == version + 1
+    assert current(event).players == [*[p.pk for p in players], late.pk]
+
+
+def test_registration_closes_exactly_when_the_first_player_takes_their_second_turn():
+    rng = random.Random(2)
+    host, event, _ = event_with(3)
+    services.event_start(event_id=event.pk, user=host)
+    match_id = current(event).match_id
+    while True:
+        state = RULES.from_json(Match.objects.get(pk=match_id).state)
+        seat = RULES.to_act(state)[0]
+        about_to_take_second = state.turns[seat] == 1 and (
+            state.phase == "respond" or state.announcement is None
+        )
+        if about_to_take_second:
+            break
+        act_once(match_id, rng)
+    # the last moment: still open, a late entrant joins
+    services.event_register(event_id=event.pk, user=users(1)[0])
+    # the newcomer now sits between seat n-1 and seat 0; play on until a second turn is taken
+    while max(RULES.from_json(Match.objects.get(pk=match_id).state).turns) < 2:
+        act_once(match_id, rng)
+    with pytest.raises(Conflict, match="second turn"):
+        services.event_register(event_id=event.pk, user=users(1)[0])
+    assert Match.objects.get(pk=match_id).seat_count == 4
+
+
+def test_a_single_round_table_closes_at_10_players():
+    host, event, _ = event_with(7)
+    services.event_start(event_id=event.pk, user=host)
+    for u in users(3):
+        services.event_register(event_id=event.pk, user=u)
+    with pytest.raises(Conflict, match="full"):
+        services.event_register(event_id=event.pk, user=users(1)[0])
+
+
+def test_a_single_round_event_ends_with_its_match_prize_picks_and_a_recomputable_raffle():
+    rng = random.Random(4)
+    host, event, players = event_with(3, door_prizes=2)
+    commitment = Tournament.objects.get(pk=event.pk).raffle_commitment
+    services.event_start(event_id=event.pk, user=host)
+    match_id = current(event).match_id
+    late = users(1)[0]
+    services.event_register(event_id=event.pk, user=late)
+    play_out(match_id, rng)
+    event.refresh_from_db()
+    assert event.status == Tournament.Status.FINISHED
+    match = Match.objects.get(pk=match_id)
+    by_seat = {s.position: s.user_id for s in match.seats.all()}
+    expected = [by_seat[seat] for seat in sorted(by_seat, key=lambda s: match.placements[s])]
+    assert event.prize_picks == expected
+    raffle = sel.raffle_json(event)
+    assert raffle["commitment"] == commitment == pure.seed_commitment(raffle["seed"])
+    assert raffle["entrants"] == sorted([*[p.pk for p in players], late.pk])
+    assert raffle["winners"] == pure.raffle(raffle["seed"], raffle["entrants"], 2)
+    assert len(set(raffle["winners"])) == 2
+    # the late join is in the replay, which re-runs exactly
+    record = match_replay(match)
+    assert record["seats"] == 3 and [s["seat"] for s in record["steps"] if s.get("join")] == [3]
+    assert verify(record) == []
+
+
+def test_the_raffle_seed_is_hidden_until_the_draw():
+    host, event, _ = event_with(3, door_prizes=1)
+    raffle = sel.raffle_json(event)
+    assert raffle["seed"] is None and raffle["winners"] is None and raffle["commitment"]
+    assert event.raffle_seed not in str(sel.event_detail(event, host))
+
+
+def _finish_round(event, rng):
+    rnd = current(event)
+    play_out(rnd.match_id, rng)
+    rnd.refresh_from_db()
+    return rnd
+
+
+def test_a_multi_round_event_standard_format_plays_4_qualifying_rounds_and_a_final():
+    rng = random.Random(9)
+    host, event, players = event_with(9, door_prizes=3)
+    services.event_start(event_id=event.pk, user=host)
+    event.refresh_from_db()
+    assert event.single_round is False
+    first = current(event)
+    assert first.match.options == {"points": 1, "event": "round"}
+    assert first.match.seat_count == 9
+    finalists = []
+    for number in range(1, 5):
+        rnd = _finish_round(event, rng)
+        assert rnd.number == number and len(rnd.qualified) == 1
+        winner = rnd.qualified[0]
+        assert rnd.placements[str(winner)] == 1
+        assert not set(finalists) & set(rnd.players)  # D: the qualified sit out
+        finalists.append(winner)
+        with pytest.raises(Forbidden):
+            services.event_next_round(event_id=event.pk, user=players[0])
+        services.event_next_round(event_id=event.pk, user=host)
+    final = current(event)
+    assert final.final and final.number == 5 and final.players == finalists
+    with pytest.raises(Conflict, match="final started"):
+        services.event_register(event_id=event.pk, user=users(1)[0])
+    _finish_round(event, rng)
+    event.refresh_from_db()
+    assert event.status == Tournament.Status.FINISHED
+    places = {int(k): v for k, v in current(event).placements.items()}
+    assert event.prize_picks == sorted(places, key=places.get)
+    assert len(event.raffle_winners) == 3 and set(event.raffle_winners) <= {p.pk for p in players}
+
+
+def test_late_entrants_of_a_multi_round_event_play_the_rounds_still_to_come():
+    rng = random.Random(5)
+    host, event, _ = event_with(8)
+    services.event_start(event_id=event.pk, user=host)
+    late = users(1)[0]
+    services.event_register(event_id=event.pk, user=late)
+    assert late.pk not in current(event).players
+    _finish_round(event, rng)
+    services.event_next_round(event_id=event.pk, user=host)
+    assert late.pk in current(event).players
+
+
+def test_the_short_format_takes_the_first_two_of_round_3_and_refuses_a_switch_after_it_starts():
+    rng = random.Random(6)
+    host, event, players = event_with(8)
+    services.event_start(event_id=event.pk, user=host)
+    with pytest.raises(Forbidden):
+        services.event_switch_short(event_id=event.pk, user=players[0])
+    services.event_switch_short(event_id=event.pk, user=host)
+    with pytest.raises(Conflict, match="already"):
+        services.event_switch_short(event_id=event.pk, user=host)
+    quals = []
+    for _ in range(3):
+        rnd = _finish_round(event, rng)
+        quals += rnd.qualified
+        services.event_next_round(event_id=event.pk, user=host)
+    assert len(quals) == 4 and current(event).final and current(event).number == 4
+    assert current(event).players == quals
+
+
+def test_the_short_format_cannot_be_chosen_once_round_3_has_started():
+    rng = random.Random(7)
+    host, event, _ = event_with(8)
+    services.event_start(event_id=event.pk, user=host)
+    for _ in range(2):
+        _finish_round(event, rng)
+        services.event_next_round(event_id=event.pk, user=host)
+    with pytest.raises(Conflict, match="before round 3"):
+        services.event_switch_short(event_id=event.pk, user=host)
+
+
+def test_automatic_advance_starts_the_next_round_when_one_ends():
+    rng = random.Random(8)
+    host, event, _ = event_with(8, auto_advance=True)
+    services.event_start(event_id=event.pk, user=host)
+    _finish_round(event, rng)
+    assert current(event).number == 2 and not current(event).over
+
+
+def test_misuse_is_refused_clearly():
+    host, event, players = event_with(2)
+    stranger = users(1)[0]
+    with pytest.raises(Forbidden, match="host"):
+        services.event_start(event_id=event.pk, user=players[0])
+    with pytest.raises(Conflict, match="already registered"):
+        services.event_register(event_id=event.pk, user=players[0])
+    with pytest.raises(Conflict, match="not registered"):
+        services.event_unregister(event_id=event.pk, user=stranger)
+    with pytest.raises(Conflict, match="single-round"):
+        services.event_start(event_id=event.pk, user=host)
+        services.event_next_round(event_id=event.pk, user=host)
+    with pytest.raises(Conflict, match="already started"):
+        services.event_start(event_id=event.pk, user=host)
+    with pytest.raises(Conflict, match="before the event starts"):
+        services.event_unregister(event_id=event.pk, user=players[0])
+    with pytest.raises(NotFound):
+        services.event_start(event_id="not-an-id", user=host)
+
+
+def test_a_round_cannot_start_while_one_is_running():
+    host, event, _ = event_with(8)
+    services.event_start(event_id=event.pk, user=host)
+    with pytest.raises(Conflict, match="still being played"):
+        services.event_next_round(event_id=event.pk, user=host)
+
+
+def test_an_event_needs_two_players_and_sane_settings():
+    host, event, _ = event_with(1)
+    with pytest.raises(Conflict, match="at least 2"):
+        services.event_start(event_id=event.pk, user=host)
+    with pytest.raises(InvalidOptions):
+        services.event_create(user=host, name="x", time_control="solo")
+    with pytest.raises(InvalidOptions):
+        services.event_create(user=host, name="x", points=11)
+
+
+def test_a_private_event_is_seen_only_by_its_host_and_entrants():
+    host, event, players = event_with(2, visibility="private")
+    assert sel.event_get(event.pk, user=host) and sel.event_get(event.pk, user=players[0])
+    with pytest.raises(NotFound):
+        sel.event_get(event.pk, user=users(1)[0])
+    assert event not in sel.events_listed()
+
+
+def test_the_callers_next_match_names_the_round_and_seat():
+    host, event, players = event_with(8)
+    assert sel.my_next_match(event, players[0])["reason"] == "not_started"
+    services.event_start(event_id=event.pk, user=host)
+    mine = sel.my_next_match(event, players[2])
+    assert (
+        mine["round"] == 1 and mine["seat"] == 2 and mine["match"] == str(current(event).match_id)
+    )
+    assert sel.my_next_match(event, users(1)[0])["reason"] == "not_registered"
