@@ -9,90 +9,12 @@ message saying so."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def chromium_path() -> str | None:
-    """Debian's Chromium (or ``CHROMIUM`` from the environment), if there is one."""
-    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
-        if candidate and os.path.exists(candidate):
-            return candidate
-    return None
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class PlayServer:
-    """``scripts/serve``'s server (uvicorn, ``fibserver.settings.dev``, the embedded runner) on
-    a fresh SQLite file, with fast bots and a short lowest live decision time for the tests."""
-
-    def __init__(self, tmp: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "fibserver.settings.dev",
-            "DATABASE_URL": f"sqlite:///{tmp / 'play.sqlite3'}",
-            "REDIS_URL": "",
-            "FIBSERVER_TASKS": "embedded",
-            "FIBSERVER_EMBEDDED_RUNNER": "1",
-            "FIBSERVER_BOT_DELAY": "0.02",
-            "FIBSERVER_SWEEP_SECONDS": "0.25",
-            "FIBSERVER_LIVE_MIN_SECONDS": "1",
-            "THROTTLE_GUEST": "10000/hour",
-            "THROTTLE_REGISTER": "10000/hour",
-            "THROTTLE_ACTIONS": "100000/min",
-            "SECRET_KEY": "test-" + uuid.uuid4().hex * 2,
-            "DB_CONN_MAX_AGE": "0",
-        }
-        self.log = (tmp / "server.log").open("w")
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=self.env, check=True
-        )
-        self.process = subprocess.Popen(
-            [
-                *[sys.executable, "-m", "uvicorn", "fibserver.asgi:application"],
-                *["--lifespan", "on", "--host", "127.0.0.1", "--port", str(self.port)],
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
-        for _ in range(400):
-            try:
-                urllib.request.urlopen(f"{self.url}/healthz/", timeout=1)
-                return
-            except OSError:
-                time.sleep(0.05)
-        self.stop()
-        raise AssertionError("the /play/ test server did not come up")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
+from web.browser import PlayServer, chromium_path
 
 
 @pytest.fixture(scope="session")

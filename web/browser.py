@@ -1,0 +1,209 @@
+"""A browser at /play/, for the browser tests (tests/web/) and the screenshots command
+(``manage.py web_screenshots``): Debian's Chromium driven by Playwright for Python, against a
+real server process run as ``scripts/serve`` runs it, and a player that clicks only what the
+page offers. Playwright is a development dependency: import this module only where it is
+installed."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium (or ``CHROMIUM`` from the environment), if there is one."""
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class PlayServer:
+    """``scripts/serve``'s server (uvicorn, ``fibserver.settings.dev``, the embedded runner) on
+    a fresh SQLite file, with fast bots and a short lowest live decision time for the tests."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "fibserver.settings.dev",
+            "DATABASE_URL": f"sqlite:///{tmp / 'play.sqlite3'}",
+            "REDIS_URL": "",
+            "FIBSERVER_TASKS": "embedded",
+            "FIBSERVER_EMBEDDED_RUNNER": "1",
+            "FIBSERVER_BOT_DELAY": "0.02",
+            "FIBSERVER_SWEEP_SECONDS": "0.25",
+            "FIBSERVER_LIVE_MIN_SECONDS": "1",
+            "THROTTLE_GUEST": "10000/hour",
+            "THROTTLE_REGISTER": "10000/hour",
+            "THROTTLE_ACTIONS": "100000/min",
+            "SECRET_KEY": "test-" + uuid.uuid4().hex * 2,
+            "DB_CONN_MAX_AGE": "0",
+        }
+        self.log = (tmp / "server.log").open("w")
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=self.env, check=True
+        )
+        self.process = subprocess.Popen(
+            [
+                *[sys.executable, "-m", "uvicorn", "fibserver.asgi:application"],
+                *["--lifespan", "on", "--host", "127.0.0.1", "--port", str(self.port)],
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        for _ in range(400):
+            try:
+                urllib.request.urlopen(f"{self.url}/healthz/", timeout=1)
+                return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise AssertionError("the /play/ test server did not come up")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+def sign_in(page: Any, name: str) -> None:
+    page.goto("/play/")
+    page.fill("#guest-name", name)
+    page.click("#guest-form button[type=submit]")
+    page.wait_for_selector("#new-match")
+
+
+def token(page: Any) -> str:
+    value: str = page.evaluate("localStorage.getItem('fibserver.token')")
+    return value
+
+
+def api(page: Any, base: str, path: str) -> Any:
+    """GET ``/api{path}`` with the page's own token (what that player may see)."""
+    request = urllib.request.Request(
+        f"{base}/api{path}", headers={"Authorization": f"Bearer {token(page)}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def create_match(
+    page: Any,
+    game: str,
+    *,
+    seats: int | None = None,
+    options: dict[str, Any] | None = None,
+    mode: str = "solo",
+    bots: list[str] | None = None,
+    seconds: int | None = None,
+    visibility: str | None = None,
+) -> str:
+    """Fill in the page's "New match" form and create it; returns the match id."""
+    page.select_option("#nm-game", game)
+    page.select_option("#nm-mode", mode)
+    for name, value in (options or {}).items():
+        selector = f"#nm-opt-{name}"
+        if isinstance(value, bool):
+            page.set_checked(selector, value)
+        elif page.locator(selector).evaluate("el => el.tagName") == "SELECT":
+            page.select_option(selector, value)
+        else:
+            page.fill(selector, str(value))
+    if seats is not None:
+        page.fill("#nm-seats", str(seats))
+        page.dispatch_event("#nm-seats", "change")
+    for i, level in enumerate(bots or [], start=1):
+        page.select_option(f"#nm-bot-{i}", level)
+    if seconds is not None:
+        page.fill("#nm-seconds", str(seconds))
+    if visibility is not None:
+        page.select_option("#nm-visibility", visibility)
+    page.click("#nm-create")
+    page.wait_for_selector(".table-screen[data-status]")
+    match_id: str = page.evaluate("location.hash.split('/')[2]")
+    return match_id
+
+
+def take_turn(page: Any, rng: random.Random) -> bool:
+    """One move through the page's controls, chosen at random among those offered; False when
+    the page offers none right now."""
+    version = page.locator(".table-screen").get_attribute("data-version")
+    forms = page.locator(".turn form.action")
+    count = forms.count()
+    if count == 0:
+        return False
+    form = forms.nth(rng.randrange(count))
+    choices = form.locator("button.choice")
+    offered = choices.count()
+    if offered:
+        choices.nth(rng.randrange(offered)).click(timeout=3000)
+    else:
+        groups = form.locator(".picks")
+        for g in range(groups.count()):
+            group = groups.nth(g)
+            low, high = int(group.get_attribute("data-min")), int(group.get_attribute("data-max"))
+            picks = group.locator("button.pick")
+            for index in rng.sample(range(picks.count()), rng.randint(low, high)):
+                picks.nth(index).click(timeout=3000)
+        selects = form.locator("select")
+        for s in range(selects.count()):
+            select = selects.nth(s)
+            select.select_option(index=rng.randrange(select.locator("option").count()))
+        form.locator("button[type=submit]").click(timeout=3000)
+    # The page moves on: a new version, or the end screen (a refusal would show an alert).
+    page.wait_for_function(
+        """v => { const s = document.querySelector('.table-screen');
+                  const alert = document.querySelector('.table-screen .error:not([hidden])');
+                  if (alert) throw new Error('the page showed: ' + alert.textContent);
+                  const over = !!document.getElementById('end-screen');
+                  return !s || s.dataset.version !== v || over; }""",
+        arg=version,
+        timeout=15_000,
+    )
+    return True
+
+
+def play_to_end(page: Any, rng: random.Random, limit: float = 150) -> int:
+    """Play every decision the page offers until the end screen shows; returns the moves made."""
+    from playwright.sync_api import Error
+
+    start = time.monotonic()
+    moves = misses = 0
+    while not page.locator("#end-screen").count():
+        assert time.monotonic() - start < limit, f"not over after {limit}s ({moves} moves)"
+        try:
+            if take_turn(page, rng):
+                moves += 1
+            else:
+                page.wait_for_timeout(25)
+        except Error as error:
+            if "the page showed" in str(error):
+                raise
+            misses += 1  # the table was redrawn under the click (events came in): look again
+            assert misses < 50, f"too many redraws under the clicks: {error}"
+    return moves
