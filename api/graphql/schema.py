@@ -261,7 +261,7 @@ class CreateMatchInput:
     time_control: TimeControl | None = None
     decision_seconds: int | None = None
     bots: list[str] | None = strawberry.field(
-        default=None, description="A bot level per bot seat: random, basic or strong."
+        default=None, description="A bot level per bot seat: random, basic, strong or expert."
     )
     join: bool | None = strawberry.field(
         default=None, description="false: you host a bot exhibition without a seat."

@@ -31,8 +31,16 @@ def test_bots_play_whole_matches_without_a_crash_or_an_illegal_action(case):
     for seats, options in tables(rules):
         others = [lv for lv in bot_levels(rules.game_id) if lv != level] or [level]
         levels = [level if s % 2 == 0 else others[s % len(others)] for s in range(seats)]
+        # The search bot thinks for milliseconds per decision: fewer matches (its own tests,
+        # tests/engine/test_expert.py, play more on a small budget).
+        matches = 3 if level == "expert" else 40
         summary = simulate(
-            rules, matches=40, seats=seats, seed=f"bots-{level}", options=options, levels=levels
+            rules,
+            matches=matches,
+            seats=seats,
+            seed=f"bots-{level}",
+            options=options,
+            levels=levels,
         )
         assert summary["errors"] == 0, summary["error_samples"]
 

@@ -1,3 +1,3 @@
 """Fibber: rules (standard and the ``easy`` variant), cards and bots of one game."""
 
-from . import bots  # noqa: F401  (registers the basic and strong levels)
+from . import bots, expert  # noqa: F401  (registers the basic, strong and expert levels)

@@ -1,3 +1,3 @@
 """Fibber's Dice: rules, scores and bots of one game."""
 
-from . import bots  # noqa: F401  (registers the basic and strong bots)
+from . import bots, expert  # noqa: F401  (registers the basic, strong and expert bots)
