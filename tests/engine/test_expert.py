@@ -30,7 +30,9 @@ def small_expert(game: str, rng: random.Random) -> SearchBot:
     return bot
 
 
-def play(rules, seats, options, seed: str, experts: set[int], bot_seed: int) -> list:
+def play(
+    rules, seats, options, seed: str, experts: set[int], bot_seed: int
+) -> list[tuple[int, dict]]:
     """A whole match, experts (small budget) in ``experts``, strong bots elsewhere; every
     action goes through ``rules.apply``, which refuses an illegal one."""
     bots = [
@@ -41,7 +43,7 @@ def play(rules, seats, options, seed: str, experts: set[int], bot_seed: int) -> 
     ]
     scheduler = random.Random(seed)
     state = rules.new_game(seats, options, seed).state
-    actions = []
+    actions: list[tuple[int, dict]] = []
     for _ in range(20_000):
         if rules.is_over(state):
             return actions

@@ -7,6 +7,7 @@ from ..core import JSON
 from ..search import Adapter, Budget, register_expert
 from .rules import FabFib
 
+
 def worth(view: JSON) -> bool:
     """Claims and exchanges, with the hand in front of the seat. Calling or accepting turns on
     a hand nobody shows, which a uniform sample cannot weigh by what the claim says about it;

@@ -8,6 +8,7 @@ from ..search import Adapter, Budget, register_expert
 from .bots import StrongBot
 from .rules import FibbersDice
 
+
 def worth(view: JSON) -> bool:
     """Announcements only. Whether to believe or call turns on the announcer's dice, which a
     uniform sample cannot weigh by what the announcement says about them; the strong bot's

@@ -10,9 +10,9 @@ SUCCESS = 4.0
 
 ADAPTER = Adapter(
     round_of=lambda state: state.round,
-    score=lambda rules, state, seat: SUCCESS * state.successes[seat]
-    + len(state.hands[seat])
-    + len(state.stacks[seat]),
+    score=lambda rules, state, seat: (
+        SUCCESS * state.successes[seat] + len(state.hands[seat]) + len(state.stacks[seat])
+    ),
     budget=Budget(samples=10, steps=100),
 )
 
