@@ -2,11 +2,17 @@
 
     uv run python bench/bots.py                 # every game, the default number of matches
     uv run python bench/bots.py --games skull --matches 400
+    uv run python bench/bots.py --expert-matches 400 --jobs 2
 
 For each game: the strong bot against three random bots and against three basic bots at a
-4-seat table, and the basic bot against three random bots, with the strong bot's seat rotated
-through every position (so seat order cannot explain a result). Win rates carry a 95 % Wilson
-interval; decision times are measured around ``bot.choose(view)``.
+4-seat table, the basic bot against three random bots, and the expert bot against three strong
+bots, with the tested bot's seat rotated through every position (so seat order cannot explain a
+result). Win rates carry a 95 % Wilson interval; decision times are measured around
+``bot.choose(view)``. For the expert, the memory a decision allocates is measured with
+``tracemalloc`` (the peak of traced memory during ``choose``) on every
+:data:`MEMORY_EVERY`-th of its decisions, which are then left out of the timings (tracing slows
+them down); the search counters (decisions searched, prior overruled, safety stops) are summed.
+``--jobs`` runs the games in parallel processes.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ import random
 import statistics
 import sys
 import time
+import tracemalloc
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -28,6 +36,8 @@ from games.engine.bots import bot_levels, make_bot
 from games.engine.simulate import match_seed
 
 SEATS = 4
+MEMORY_EVERY = 16
+PAIRS = [("strong", "random"), ("strong", "basic"), ("basic", "random"), ("expert", "strong")]
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -39,9 +49,40 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play(
-    rules, options: dict, levels: list[str], seed: str, timings: dict[str, list[float]]
-) -> list[int]:
+class Meter:
+    """Decision times per level, memory peaks and search counters of the expert."""
+
+    def __init__(self) -> None:
+        self.timings: dict[str, list[float]] = {}
+        self.cpu: dict[str, list[float]] = {}
+        self.memory: list[int] = []
+        self.counters = {"decisions": 0, "searched": 0, "deviations": 0, "safety_stops": 0}
+        self._count = 0
+
+    def decide(self, level: str, bot, view: dict) -> dict:
+        if level == "expert":
+            self._count += 1
+            if self._count % MEMORY_EVERY == 0:
+                tracemalloc.start()
+                action = bot.choose(view)
+                self.memory.append(tracemalloc.get_traced_memory()[1])
+                tracemalloc.stop()
+                return action
+        started, cpu = time.perf_counter(), time.thread_time()
+        action = bot.choose(view)
+        self.cpu.setdefault(level, []).append(time.thread_time() - cpu)
+        self.timings.setdefault(level, []).append(time.perf_counter() - started)
+        return action
+
+    def tally(self, bots: list, levels: list[str]) -> None:
+        for bot, level in zip(bots, levels, strict=True):
+            if level == "expert":
+                self.counters["searched"] += bot.searched
+                self.counters["deviations"] += bot.deviations
+                self.counters["safety_stops"] += bot.safety_stops
+
+
+def play(rules, options: dict, levels: list[str], seed: str, meter: Meter) -> list[int]:
     """One match; returns the placements. Each bot decides from its seat's view only."""
     rng = random.Random(seed)
     bots = [
@@ -51,25 +92,26 @@ def play(
     state = rules.new_game(len(levels), options, seed).state
     for _ in range(100_000):
         if rules.is_over(state):
+            meter.tally(bots, levels)
             return rules.placements(state)
         to_act = rules.to_act(state)
         seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
         view = rules.view(state, seat)
-        started = time.perf_counter()
-        action = bots[seat].choose(view)
-        timings.setdefault(levels[seat], []).append(time.perf_counter() - started)
+        if levels[seat] == "expert":
+            meter.counters["decisions"] += 1
+        action = meter.decide(levels[seat], bots[seat], view)
         state = rules.apply(state, seat, action).state
     raise RuntimeError("match did not end")
 
 
-def duel(rules, hero: str, field: str, matches: int, timings: dict) -> dict:
+def duel(rules, hero: str, field: str, matches: int, meter: Meter) -> dict:
     """``hero`` in one seat (rotated), ``field`` in the other three."""
     wins = 0.0
     places = []
     for i in range(matches):
         hero_seat = i % SEATS
         levels = [hero if s == hero_seat else field for s in range(SEATS)]
-        placements = play(rules, {}, levels, match_seed(f"bench-{hero}-{field}", i), timings)
+        placements = play(rules, {}, levels, match_seed(f"bench-{hero}-{field}", i), meter)
         winners = [s for s, p in enumerate(placements) if p == 1]
         if hero_seat in winners:
             wins += 1 / len(winners)
@@ -90,10 +132,60 @@ def ms(values: list[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1)))]
 
 
+def evaluate(game: str, matches: int, expert_matches: int) -> list[str]:
+    """The section of ``bench/bots.md`` for one game."""
+    rules = registry.get(game)
+    levels = bot_levels(game)
+    meter = Meter()
+    started = time.perf_counter()
+    rows = [
+        duel(rules, h, f, expert_matches if h == "expert" else matches, meter)
+        for h, f in PAIRS
+        if h in levels and f in levels
+    ]
+    lines = [f"## {rules.name} (`{game}`)", ""]
+    lines += [
+        "| bot | against 3 × | matches | win rate | 95 % CI | mean place |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lo, hi = r["ci"]
+        lines.append(
+            f"| {r['hero']} | {r['field']} | {r['matches']} | {r['win_rate']:.1%} "
+            f"| {lo:.1%}–{hi:.1%} | {r['mean_place']:.2f} |"
+        )
+    lines += [
+        "",
+        "| level | decisions | median ms | p99 ms | max ms | CPU median ms | CPU p99 ms |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for level, values in sorted(meter.timings.items()):
+        cpu = meter.cpu[level]
+        lines.append(
+            f"| {level} | {len(values)} | {ms(values, 0.5):.3f} | {ms(values, 0.99):.3f} "
+            f"| {1000 * max(values):.3f} | {ms(cpu, 0.5):.3f} | {ms(cpu, 0.99):.3f} |"
+        )
+    c = meter.counters
+    if c["decisions"]:
+        memory = sorted(meter.memory) or [0]
+        lines += [
+            "",
+            f"Expert: {c['decisions']} decisions, {c['searched']} searched "
+            f"({c['searched'] / c['decisions']:.0%}), the strong prior overruled at "
+            f"{c['deviations']}, safety stops {c['safety_stops']}. Memory allocated per decision "
+            f"(tracemalloc peak, {len(meter.memory)} decisions): median "
+            f"{memory[len(memory) // 2] / 1024:.0f} KiB, max {memory[-1] / 1024:.0f} KiB.",
+        ]
+    lines += ["", f"({time.perf_counter() - started:.0f} s)", ""]
+    print("\n".join(lines), flush=True)
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", nargs="*", default=registry.game_ids())
     parser.add_argument("--matches", type=int, default=400)
+    parser.add_argument("--expert-matches", type=int, default=200)
     parser.add_argument(
         "--matches-for",
         nargs="*",
@@ -101,12 +193,27 @@ def main() -> None:
         metavar="GAME=N",
         help="more matches for a game whose interval is wide, e.g. fibbers_dice=1600",
     )
+    parser.add_argument(
+        "--expert-matches-for", nargs="*", default=[], metavar="GAME=N", help="likewise"
+    )
+    parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", default=str(Path(__file__).with_suffix(".md")))
     args = parser.parse_args()
     per_game = {g: int(n) for g, n in (item.split("=", 1) for item in args.matches_for)}
+    expert_for = {g: int(n) for g, n in (item.split("=", 1) for item in args.expert_matches_for)}
     command = " ".join(
-        ["uv run python bench/bots.py", f"--matches {args.matches}"]
+        [
+            "uv run python bench/bots.py",
+            f"--matches {args.matches}",
+            f"--expert-matches {args.expert_matches}",
+        ]
         + ([f"--matches-for {' '.join(args.matches_for)}"] if args.matches_for else [])
+        + (
+            [f"--expert-matches-for {' '.join(args.expert_matches_for)}"]
+            if args.expert_matches_for
+            else []
+        )
+        + ([f"--jobs {args.jobs}"] if args.jobs > 1 else [])
     )
     lines = [
         "# Bot evaluation",
@@ -114,42 +221,23 @@ def main() -> None:
         f"Generated by `{command}` ({time.strftime('%Y-%m-%d')}). Four seats; the bot under",
         "test sits in one seat, rotated through all four; fair share 25 %. Win rates with a 95 %",
         "Wilson interval (a shared first place counts as a fraction of a win). Decision times",
-        "are wall-clock around `bot.choose(view)` on this machine (2 cores).",
+        "are measured around `bot.choose(view)` on this machine (2 cores, shared with other",
+        "work while this ran): wall-clock, which includes waiting for a core, and the CPU time",
+        "of the deciding thread, which is what a decision costs. The expert's search is bounded",
+        "by counts (games/engine/search.py), so its results replay exactly.",
         "",
     ]
-    for game in args.games:
-        rules = registry.get(game)
-        levels = bot_levels(game)
-        timings: dict[str, list[float]] = {}
-        pairs = [("strong", "random"), ("strong", "basic"), ("basic", "random")]
-        rows = [
-            duel(rules, h, f, per_game.get(game, args.matches), timings)
-            for h, f in pairs
-            if h in levels and f in levels
-        ]
-        lines += [f"## {rules.name} (`{game}`)", ""]
-        lines += [
-            "| bot | against 3 × | matches | win rate | 95 % CI | mean place |",
-            "|---|---|---|---|---|---|",
-        ]
-        for r in rows:
-            lo, hi = r["ci"]
-            lines.append(
-                f"| {r['hero']} | {r['field']} | {r['matches']} | {r['win_rate']:.1%} "
-                f"| {lo:.1%}–{hi:.1%} | {r['mean_place']:.2f} |"
-            )
-        lines += [
-            "",
-            "| level | decisions | median ms | p99 ms | max ms |",
-            "|---|---|---|---|---|",
-        ]
-        for level, values in sorted(timings.items()):
-            lines.append(
-                f"| {level} | {len(values)} | {ms(values, 0.5):.3f} | {ms(values, 0.99):.3f} "
-                f"| {1000 * max(values):.3f} |"
-            )
-        lines.append("")
-        print("\n".join(lines[-(len(rows) + 8 + len(timings)) :]), flush=True)
+    jobs = [
+        (game, per_game.get(game, args.matches), expert_for.get(game, args.expert_matches))
+        for game in args.games
+    ]
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            sections = list(pool.map(evaluate, *zip(*jobs, strict=True)))
+    else:
+        sections = [evaluate(*job) for job in jobs]
+    for section in sections:
+        lines += section
     Path(args.out).write_text("\n".join(lines) + "\n")
     print(f"wrote {args.out}")
 

@@ -1,4 +1,4 @@
-"""Determinization: a complete state sampled to fit one seat's view (docs/bots.md).
+"""Determinization: a complete state sampled to fit one seat's view (games/engine/search.py).
 
 Search over hidden information (the ``expert`` bots) needs whole states to play forward, but a
 bot may know only its seat's view. ``Rules.determinize(view, rng)`` builds a state from the

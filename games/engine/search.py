@@ -25,7 +25,7 @@ the caller), so the same views give the same decisions on any machine, and a mat
 exactly. The only wall-clock element is a safety net (:attr:`Budget.safety_seconds`, far above
 the measured p99): if a decision ever runs that long the search stops and the prior's choice is
 played, which can only happen on a machine stalled far beyond its normal load; it is counted in
-:attr:`SearchBot.safety_stops`, and the benchmark reports it (it never fired there).
+:attr:`SearchBot.safety_stops`, and ``bench/bots.py`` reports how often it fired.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from games.engine import registry
-from games.engine.bots import make_bot
+from games.engine.bots import bot_levels, make_bot
 from games.engine.rng import seed_from_int
 from games.engine.search import Budget, SearchBot, enumerate_actions
 from games.engine.simulate import play_match
@@ -150,3 +150,9 @@ def test_the_expert_sees_only_the_view():
             a = small_expert(game, random.Random(position)).choose(rules.view(state, seat))
             b = small_expert(game, random.Random(position)).choose(rules.view(twin, seat))
             assert a == b
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_expert_level_is_registered_on_import_of_the_game(game):
+    assert "expert" in bot_levels(game)
+    assert isinstance(make_bot(game, "expert", random.Random(1)), SearchBot)

@@ -48,7 +48,7 @@ def window(state: FibberState, player: int, *names: str) -> FibberState:
 
 
 def test_levels_are_registered_on_import_of_the_game():
-    assert bot_levels("fibber") == ["basic", "random", "strong"]
+    assert bot_levels("fibber") == ["basic", "expert", "random", "strong"]
     assert isinstance(make_bot("fibber", "strong", random.Random(1)), B.StrongBot)
     assert isinstance(make_bot("fibber", "basic", random.Random(1)), B.BasicBot)
 
