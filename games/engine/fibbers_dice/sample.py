@@ -1,7 +1,7 @@
 """Fibber's Dice determinization: other seats' dice of this sequence, drawn at random.
 
-The view shows the seat's own roll, the public announcements of this sequence, the points and
-the last reveal. Who has rolled in this sequence is public (every announcer, and the seat that
+The view shows the seat's own roll, the public announcements of this sequence, the points,
+the last reveal and, in a single-round event, whether late entry is open. Who has rolled in this sequence is public (every announcer, and the seat that
 must announce now); their dice are two fair dice each, read high die first.
 """
 
@@ -38,6 +38,14 @@ def determinize(rules: R.FibbersDice, view: JSON, rng: random.Random) -> R.Fibbe
     for other, points in enumerate(public["points"]):
         stats[other]["points_lost"] = max(0, top - points)
     last = public["last_reveal"]
+    turns = None
+    if "late_entry_open" in public:
+        # A single-round event: the view says only whether late entry is still open, which
+        # (while the table has room and the match goes on) is whether anyone has had a second
+        # turn; the sample keeps that and no more.
+        turns = [0] * seats
+        if not public["late_entry_open"]:
+            turns[0] = 2
     return R.FibbersDiceState(
         seats=seats,
         options=dict(view["options"]),
@@ -55,4 +63,5 @@ def determinize(rules: R.FibbersDice, view: JSON, rng: random.Random) -> R.Fibbe
         eliminated=list(public["eliminated"]),
         last_reveal=None if last is None else dict(last),
         stats=stats,
+        turns=turns,
     )
