@@ -1,8 +1,9 @@
 """Fibber's Dice determinization: other seats' dice of this sequence, drawn at random.
 
 The view shows the seat's own roll, the public announcements of this sequence, the points,
-the last reveal and, in a single-round event, whether late entry is open. Who has rolled in this sequence is public (every announcer, and the seat that
-must announce now); their dice are two fair dice each, read high die first.
+the last reveal and, in a single-round event, whether late entry is open. Who has rolled in
+this sequence is public (every announcer, and the seat that must announce now); their dice
+are two fair dice each, read high die first.
 """
 
 from __future__ import annotations
