@@ -4,15 +4,68 @@ DRF's own ``Authorization: Token <token>`` keeps working too (settings list both
 token is the same DRF ``authtoken`` key either way.
 """
 
+import hashlib
 from typing import Any
 
+from django.core.cache import cache
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from rest_framework.authentication import TokenAuthentication
 
+#: How long a token's user is kept in the shared cache (seconds). Every change that could
+#: make a cached entry wrong — the token deleted (logout, ``token_revoke``, an account deleted)
+#: or its user saved (deactivated, renamed, upgraded) — deletes the entry at once
+#: (:func:`connect_invalidation`); the expiry only bounds what a change made behind the ORM's
+#: back (a raw UPDATE) could leave.
+TOKEN_CACHE_SECONDS = 60
 
-class BearerTokenAuthentication(TokenAuthentication):
+
+def token_cache_key(key: str) -> str:
+    """The cache key of a token (its hash: the cache never holds a usable token)."""
+    return "auth-token:" + hashlib.sha256(key.encode()).hexdigest()[:40]
+
+
+class CachedTokenAuthentication(TokenAuthentication):
+    """DRF's ``Authorization: Token <token>``, its user looked up once per
+    :data:`TOKEN_CACHE_SECONDS` in the shared cache (Redis when set) instead of one database
+    query per request. A token that is not valid (or a user who is not active) is never
+    cached: each such request is checked against the database."""
+
+    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
+        name = token_cache_key(key)
+        found = cache.get(name)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        user, token = super().authenticate_credentials(key)
+        cache.set(name, (user, token), TOKEN_CACHE_SECONDS)
+        return user, token
+
+
+class BearerTokenAuthentication(CachedTokenAuthentication):
     keyword = "Bearer"
+
+
+def forget_token(key: str) -> None:
+    cache.delete(token_cache_key(key))
+
+
+def connect_invalidation() -> None:
+    """Drop a token's cached user when the token is deleted or its user saved or deleted."""
+    from django.db.models.signals import post_delete, post_save
+    from rest_framework.authtoken.models import Token
+
+    from accounts.models import User
+
+    def token_deleted(sender: Any, instance: Token, **kwargs: Any) -> None:
+        forget_token(instance.key)
+
+    def user_changed(sender: Any, instance: User, **kwargs: Any) -> None:
+        for key in Token.objects.filter(user_id=instance.pk).values_list("key", flat=True):
+            forget_token(key)
+
+    post_delete.connect(token_deleted, sender=Token, dispatch_uid="auth-token-deleted", weak=False)
+    post_save.connect(user_changed, sender=User, dispatch_uid="auth-user-saved", weak=False)
+    post_delete.connect(user_changed, sender=User, dispatch_uid="auth-user-deleted", weak=False)
 
 
 def token_user(request: Any) -> Any:
@@ -20,7 +73,7 @@ def token_user(request: Any) -> Any:
     ``Token``), or ``None`` without one; a token that is not valid raises DRF's
     ``AuthenticationFailed``. ``request`` needs only ``META`` (the follower's plain Django
     requests, and the GraphQL websocket's ``connection_init`` payload)."""
-    for scheme in (BearerTokenAuthentication(), TokenAuthentication()):
+    for scheme in (BearerTokenAuthentication(), CachedTokenAuthentication()):
         found = scheme.authenticate(request)
         if found is not None:
             return found[0]

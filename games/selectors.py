@@ -7,7 +7,8 @@ has ended.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import hashlib
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -136,6 +137,61 @@ def match_read(match_id: MatchId, user: Caller, seat: int | None = None) -> dict
         return match_view(match_get(match_id, user=user), user, seat)
 
 
+def view_tag(
+    match_id: MatchId, version: int, updated_at: Any, user: Caller, seat: int | None, names: str
+) -> str:
+    """The ETag of a caller's view, from what the view depends on and not from its body: the
+    match's version (every applied step, join, leave, start and end bumps it) and last write,
+    who asks (their seats decide ``you``, the invite code and whose eyes the engine view
+    takes), the seat they asked to look through, and the seated players' names."""
+    who = user.pk if user is not None and user.is_authenticated else "-"
+    text = f"{match_id}|{version}|{updated_at.isoformat()}|{who}|{seat}|{names}"
+    return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+
+
+def _names(pairs: Iterable[tuple[Any, Any]]) -> str:
+    return "\x1f".join(f"{display or ''}\x1e{username or ''}" for display, username in pairs)
+
+
+def view_tag_of(match: Match, seats: list[Seat], user: Caller, seat: int | None) -> str:
+    """:func:`view_tag` of a view being rendered, from the rows it was rendered from."""
+    pairs = [(s.user.display_name, s.user.username) if s.user else (None, None) for s in seats]
+    return view_tag(match.pk, match.version, match.updated_at, user, seat, _names(pairs))
+
+
+def view_tag_read(match_id: MatchId, user: Caller, seat: int | None = None) -> str:
+    """The current ETag of the caller's view, in **one** indexed query (the match by its
+    primary key, its seats by ``(match, position)`` and their users by key), refusing what
+    :func:`match_read` refuses — a private match the caller may not see (404), a seat that is
+    not theirs (403) — so a conditional GET answers 304 before anything is rendered."""
+    pk = match_pk(match_id)
+    rows = list(
+        Match.objects.filter(pk=pk)
+        .order_by("seats__position")
+        .values_list(
+            "version",
+            "updated_at",
+            "visibility",
+            "created_by_id",
+            "seats__user_id",
+            "seats__position",
+            "seats__user__display_name",
+            "seats__user__username",
+        )
+    )
+    if not rows:
+        raise NotFound("No such match.")
+    version, updated_at, visibility, created_by, *_ = rows[0]
+    uid = user.pk if user is not None and user.is_authenticated else None
+    mine = [r[5] for r in rows if uid is not None and r[4] == uid]
+    if visibility == Match.Visibility.PRIVATE and not mine and (uid is None or created_by != uid):
+        raise NotFound("No such match.")
+    if seat is not None and seat not in mine:
+        raise Forbidden("That seat is not yours.")
+    pairs = [(r[6], r[7]) for r in rows if r[5] is not None]
+    return view_tag(pk, version, updated_at, user, seat, _names(pairs))
+
+
 def _seat_json(seat: Seat) -> dict[str, Any]:
     user = seat.user
     return {
@@ -160,7 +216,23 @@ def match_view(match: Match, user: Caller, seat: int | None = None) -> dict[str,
 
     ``seat`` is the caller's choice of seat (two_tribes); by default the one that must act.
     The seats are read once and the engine state parsed once."""
+    return match_view_tagged(match, user, seat)[0]
+
+
+def match_read_tagged(
+    match_id: MatchId, user: Caller, seat: int | None = None
+) -> tuple[dict[str, Any], str]:
+    """:func:`match_read` and the view's ETag (:func:`view_tag`), from the same snapshot."""
+    with snapshot():
+        return match_view_tagged(match_get(match_id, user=user), user, seat)
+
+
+def match_view_tagged(
+    match: Match, user: Caller, seat: int | None = None
+) -> tuple[dict[str, Any], str]:
+    """:func:`match_view` and its ETag, computed from the rows the view is rendered from."""
     seats = list(match.seats.select_related("user").order_by("position"))
+    tag = view_tag_of(match, seats, user, seat)
     mine = [
         s.position
         for s in seats
@@ -201,7 +273,7 @@ def match_view(match: Match, user: Caller, seat: int | None = None) -> dict[str,
         "end_reason": match.end_reason or None,
         "last_seq": match.last_seq,
         "events": [event_for_seat(e, seat) for e in events],
-    }
+    }, tag
 
 
 def match_summary(match: Match) -> dict[str, Any]:

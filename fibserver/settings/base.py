@@ -174,7 +174,7 @@ CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "api.authentication.BearerTokenAuthentication",  # Authorization: Bearer <token>
-        "rest_framework.authentication.TokenAuthentication",  # Authorization: Token <token>
+        "api.authentication.CachedTokenAuthentication",  # Authorization: Token <token>
         "rest_framework.authentication.SessionAuthentication",  # browsable API and admin
     ],
     "DEFAULT_PERMISSION_CLASSES": [

@@ -1,0 +1,107 @@
+"""The hot paths stay lean (issue 16): what a conditional GET, a view and a move cost in
+queries, and that the cheap ETag and the cached token lookup stay exactly as correct as what
+they replace."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import User
+from games.engine.bots import random_action
+
+from .helpers import Player, assert_error
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def two_player_match() -> tuple[Player, Player, dict]:
+    a, b = Player("Ann"), Player("Bob")
+    match = a.create(game="fibber", seats=2)
+    b.post(f"/api/matches/{match['id']}/join/")
+    return a, b, a.view(match["id"])
+
+
+def mover(players: list[Player], match_id: str) -> tuple[Player, dict]:
+    for player in players:
+        view = player.view(match_id)
+        if view["legal_actions"]:
+            return player, view
+    raise AssertionError("nobody can act")
+
+
+def test_a_304_costs_one_indexed_query_and_no_rendering():
+    a, _b, view = two_player_match()
+    path = f"/api/matches/{view['id']}/"
+    tag = a.get(path)["ETag"]
+    with CaptureQueriesContext(connection) as queries:
+        response = a.get(path, HTTP_IF_NONE_MATCH=tag)
+    assert response.status_code == 304 and response["ETag"] == tag and not response.content
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    sql = queries[0]["sql"]
+    assert '"games_match"."id" =' in sql and "games_event" not in sql
+
+
+def test_the_etag_changes_with_everything_the_view_shows():
+    a, b, view = two_player_match()
+    path = f"/api/matches/{view['id']}/"
+    tag = a.get(path)["ETag"]
+    assert a.get(path, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    assert a.get(path, HTTP_IF_NONE_MATCH=f'"other", {tag}').status_code == 304
+    # Another caller (a spectator, the other player) never gets the same tag.
+    assert Player().get(path)["ETag"] != tag
+    assert b.get(path)["ETag"] != tag
+    # A seated player renames themselves: names are in every view.
+    bob = User.objects.get(pk=b.user.pk)
+    bob.display_name = "Robert"
+    bob.save()
+    renamed = a.get(path, HTTP_IF_NONE_MATCH=tag)
+    assert renamed.status_code == 200 and renamed["ETag"] != tag
+    assert "Robert" in {s["user"]["name"] for s in renamed.json()["seats"] if s["user"]}
+    tag = renamed["ETag"]
+    # A move changes it for everyone, and the new body carries the new tag.
+    player, current = mover([a, b], view["id"])
+    action = random_action(current["legal_actions"], random.Random(1))
+    assert (
+        player.act(view["id"], {**action, "expected_version": current["version"]}).status_code
+        == 200
+    )
+    moved = a.get(path, HTTP_IF_NONE_MATCH=tag)
+    assert moved.status_code == 200 and moved.json()["version"] == current["version"] + 1
+    assert a.get(path, HTTP_IF_NONE_MATCH=moved["ETag"]).status_code == 304
+
+
+def test_a_conditional_get_refuses_what_a_plain_one_refuses():
+    a, b = Player(), Player()
+    private = a.create(game="fibber", seats=2, visibility="private")
+    path = f"/api/matches/{private['id']}/"
+    tag = a.get(path)["ETag"]
+    assert_error(b.get(path, HTTP_IF_NONE_MATCH=tag), 404, "not_found")
+    assert_error(Player().get(path, HTTP_IF_NONE_MATCH=tag), 404, "not_found")
+    assert_error(a.get(path + "?seat=1", HTTP_IF_NONE_MATCH=tag), 403)
+    assert_error(a.get("/api/matches/nope/", HTTP_IF_NONE_MATCH=tag), 404, "not_found")
+
+
+def test_a_cached_token_stops_working_at_logout():
+    a, _b, view = two_player_match()
+    path = f"/api/matches/{view['id']}/"
+    assert a.get(path).status_code == 200  # cached now
+    with CaptureQueriesContext(connection) as queries:
+        assert a.get("/api/me/").status_code == 200
+    assert not any("authtoken_token" in q["sql"] for q in queries)
+    assert a.post("/api/auth/logout/").status_code in (200, 204)
+    assert_error(a.get("/api/me/"), 401)
+    assert_error(a.get(path, HTTP_IF_NONE_MATCH='"x"'), 401)
+
+
+def test_a_cached_token_stops_working_when_its_user_is_deactivated():
+    a = Player()
+    assert a.get("/api/me/").status_code == 200
+    user = User.objects.get(pk=a.user.pk)
+    user.is_active = False
+    user.save()
+    assert_error(a.get("/api/me/"), 401)
+    assert_error(a.get("/api/me/", HTTP_AUTHORIZATION=f"Token {a.token}"), 401)
