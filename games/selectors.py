@@ -211,12 +211,15 @@ def seat_entries(match: Match) -> list[dict[str, Any]]:
     return [_seat_json(s) for s in sorted(match.seats.all(), key=lambda s: s.position)]
 
 
-def match_view(match: Match, user: Caller, seat: int | None = None) -> dict[str, Any]:
+def match_view(
+    match: Match, user: Caller, seat: int | None = None, seats: list[Seat] | None = None
+) -> dict[str, Any]:
     """The caller's view of a match: everything a client renders, redacted for the caller.
 
     ``seat`` is the caller's choice of seat (two_tribes); by default the one that must act.
-    The seats are read once and the engine state parsed once."""
-    return match_view_tagged(match, user, seat)[0]
+    The seats are read once (or given, with their users, as a move left them) and the engine
+    state parsed once."""
+    return match_view_tagged(match, user, seat, seats)[0]
 
 
 def match_read_tagged(
@@ -228,10 +231,11 @@ def match_read_tagged(
 
 
 def match_view_tagged(
-    match: Match, user: Caller, seat: int | None = None
+    match: Match, user: Caller, seat: int | None = None, seats: list[Seat] | None = None
 ) -> tuple[dict[str, Any], str]:
     """:func:`match_view` and its ETag, computed from the rows the view is rendered from."""
-    seats = list(match.seats.select_related("user").order_by("position"))
+    if seats is None:
+        seats = list(match.seats.select_related("user").order_by("position"))
     tag = view_tag_of(match, seats, user, seat)
     mine = [
         s.position
@@ -247,9 +251,10 @@ def match_view_tagged(
         engine_view = rules.view(state, seat)
         legal = engine_view.pop("legal_actions")
     recent = settings.FIBSERVER["RECENT_EVENTS"]
-    events = Event.objects.filter(match=match, seq__gt=max(0, match.last_seq - recent)).order_by(
-        "seq"
-    )
+    # Bounded above too: a view rendered after its move's commit shows that move's log only.
+    events = Event.objects.filter(
+        match=match, seq__gt=max(0, match.last_seq - recent), seq__lte=match.last_seq
+    ).order_by("seq")
     return {
         "id": str(match.pk),
         "game": match.game,

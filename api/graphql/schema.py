@@ -402,7 +402,9 @@ class Mutation:
             expected_version=expected,
             seat=inputs.whole_number("seat", seat),
             idempotency_key=key,
-            render=lambda match, position: selectors.match_view(match, user, position),
+            render=lambda match, position, seats: selectors.match_view(
+                match, user, position, seats
+            ),
         )
         return MatchView.of(payload)
 

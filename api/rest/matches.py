@@ -51,7 +51,10 @@ def query_params(request: Any) -> dict[str, str]:
 
 def seat_param(request: Any) -> int | None:
     """The ``?seat=`` a caller holding two seats (Skull two_tribes) looks or acts through."""
-    seat: int | None = s.validate(s.SeatQuery, query_params(request)).get("seat")
+    params = query_params(request)
+    if "seat" not in params:
+        return None  # nothing to check: SeatQuery ignores every other parameter
+    seat: int | None = s.validate(s.SeatQuery, params).get("seat")
     return seat
 
 
@@ -372,7 +375,9 @@ class ActionView(MatchBase):
             expected_version=expected,
             seat=seat_param(request),
             idempotency_key=key,
-            render=lambda match, seat: selectors.match_view(match, request.user, seat),
+            render=lambda match, seat, seats: selectors.match_view(
+                match, request.user, seat, seats
+            ),
         )
         return Response(payload, status=code)
 

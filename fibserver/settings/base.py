@@ -108,14 +108,28 @@ ASGI_APPLICATION = "fibserver.asgi.application"
 
 # DB_CONN_MAX_AGE: keep connections open in the WSGI workers; set it to 0 in the ASGI follower
 # process, where sync code runs in a thread per request and persistent connections pile up.
+# DB_CONN_HEALTH_CHECKS (off by default): Django's health check costs a `SELECT 1` round trip
+# at the start of every request that uses a persistent connection. Without it a connection
+# that died (a database restart, a failover) fails the one request that meets it, which then
+# closes it (Django drops a connection after an error it cannot use), and the worker's next
+# request connects afresh; idle connections older than DB_CONN_MAX_AGE are closed anyway. One
+# failed request per worker after a restart is the price of not paying a round trip on every
+# request; turn it on where the database drops connections often.
 DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", False),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DB_SERVER_SIDE_BINDING", False
+):
+    # Opt-in: psycopg's server-side parameter binding, which lets psycopg prepare a statement
+    # the ORM sends again and again (after `prepare_threshold` uses, per connection). Off by
+    # default: bench/RESULTS.md measures what it gains before it is made the default.
+    DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 2}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite as a server (the embedded default): WAL lets readers run beside the one writer;
     # write transactions take the write lock when they begin (IMMEDIATE), so two of them never
@@ -179,6 +193,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
+    ],
+    # JSON through orjson (api/rest/renderers.py); the browsable API in development.
+    "DEFAULT_RENDERER_CLASSES": [
+        "api.rest.renderers.OrjsonRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",

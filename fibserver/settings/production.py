@@ -79,5 +79,5 @@ STORAGES = {
 # interactive documentation is /api/docs/.
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,  # noqa: F405
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["api.rest.renderers.OrjsonRenderer"],
 }

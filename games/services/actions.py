@@ -26,8 +26,9 @@ from ..models import IdempotencyRecord, Match, Seat
 from .common import MatchId, engine_state, locked, require_seat, rules_for, seats_of
 from .step import commit_step
 
-#: ``render(match, seat)``: the body answered for an applied action (the caller's new view).
-Render = Callable[[Match, int], dict[str, Any]]
+#: ``render(match, seat, seats)``: the body answered for an applied action (the caller's new
+#: view), from the match and its seats as the transaction left them.
+Render = Callable[[Match, int, list[Seat]], dict[str, Any]]
 
 
 def request_hash(match_id: MatchId, action: Any, expected_version: int | None) -> str:
@@ -35,7 +36,6 @@ def request_hash(match_id: MatchId, action: Any, expected_version: int | None) -
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-@transaction.atomic
 def action_submit(
     *,
     match_id: MatchId,
@@ -46,39 +46,54 @@ def action_submit(
     idempotency_key: str | None = None,
     render: Render | None = None,
 ) -> tuple[int, dict[str, Any]]:
-    """Apply a player's action exactly once. Returns ``(status, body)``; ``render(match, seat)``
-    builds the body (the caller's new view), which is stored for idempotent retries."""
-    match = locked(match_id)
-    digest = request_hash(match_id, action, expected_version) if idempotency_key else ""
-    if idempotency_key:
-        stored = _stored_answer(user, idempotency_key, digest)
-        if stored is not None:
-            return stored
-    seats = seats_of(match)
-    rules = rules_for(match)
-    state = engine_state(match, rules) if match.status == Match.Status.ACTIVE else None
-    own = _acting_seat(match, seats, user, seat, expected_version, rules, state)
-    try:
-        step = rules.apply(state, own.position, action)
-    except IllegalAction as error:
-        raise IllegalActionError(error.reason) from None
-    if own.away or own.timeouts:
-        own.away, own.timeouts = False, 0  # the player is back
-        own.save(update_fields=["away", "timeouts"])
-    commit_step(
-        match,
-        rules,
-        step,
-        actor=own.position,
-        action=action,
-        by_bot=False,
-        before=state,
-        seats=seats,
-    )
-    body = render(match, own.position) if render else {"version": match.version}
-    if idempotency_key:
-        _store_answer(user, idempotency_key, digest, match, 200, body)
-    return 200, body
+    """Apply a player's action exactly once. Returns ``(status, body)``; ``render(match, seat,
+    seats)`` builds the body (the caller's new view).
+
+    With an ``Idempotency-Key`` the body is rendered inside the transaction and stored with
+    the move (a retry gets it back byte for byte). Without one it is rendered after the commit,
+    without the row lock, from what the transaction held: the answer is still sent only after
+    the move is committed."""
+    with transaction.atomic():
+        match = locked(match_id, clock=True)
+        digest = request_hash(match_id, action, expected_version) if idempotency_key else ""
+        if idempotency_key:
+            stored = _stored_answer(user, idempotency_key, digest)
+            if stored is not None:
+                return stored
+        seats = seats_of(match)
+        rules = rules_for(match)
+        state = engine_state(match, rules) if match.status == Match.Status.ACTIVE else None
+        own = _acting_seat(match, seats, user, seat, expected_version, rules, state)
+        try:
+            step = rules.apply(state, own.position, action)
+        except IllegalAction as error:
+            raise IllegalActionError(error.reason) from None
+        back: dict[int, set[str]] = {}
+        if own.away or own.timeouts:
+            own.away, own.timeouts = False, 0  # the player is back
+            back[own.position] = {"away", "timeouts"}
+        commit_step(
+            match,
+            rules,
+            step,
+            actor=own.position,
+            action=action,
+            by_bot=False,
+            before=state,
+            seats=seats,
+            seat_changes=back,
+        )
+        if idempotency_key:
+            body = _render(render, match, own.position, seats)
+            _store_answer(user, idempotency_key, digest, match, 200, body)
+            return 200, body
+    return 200, _render(render, match, own.position, seats)
+
+
+def _render(render: Render | None, match: Match, position: int, seats: list[Seat]) -> Any:
+    if match.status != Match.Status.ACTIVE:
+        seats = seats_of(match)  # the finisher updated the seats in the database only
+    return render(match, position, seats) if render else {"version": match.version}
 
 
 def _acting_seat(

@@ -9,6 +9,7 @@ from typing import Any, TypeAlias
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
+from django.db.models import DateTimeField, Func
 from django.utils import timezone
 
 from accounts.models import User
@@ -52,12 +53,25 @@ def engine_state(match: Match, rules: Rules[Any]) -> Any:
     return rules.from_json(match.state)
 
 
-def locked(match_id: MatchId) -> Match:
-    """The match, its row locked until the transaction ends."""
-    match = Match.objects.select_for_update().filter(pk=match_pk(match_id)).first()
+def locked(match_id: MatchId, *, clock: bool = False) -> Match:
+    """The match, its row locked until the transaction ends. With ``clock`` the same
+    statement also reads the database clock (:func:`clock_of`), so a step that sets a
+    deadline needs no ``SELECT clock_timestamp()`` of its own."""
+    query = Match.objects.select_for_update().filter(pk=match_pk(match_id))
+    if clock and connection.vendor == "postgresql":
+        query = query.annotate(
+            db_clock=Func(function="clock_timestamp", output_field=DateTimeField())
+        )
+    match = query.first()
     if match is None:
         raise NotFound("No such match.")
     return match
+
+
+def clock_of(match: Match) -> datetime:
+    """The database clock as read with the match's row lock, else read now."""
+    read: datetime | None = match.__dict__.get("db_clock")
+    return read if read is not None else db_now()
 
 
 def seats_of(match: Match) -> list[Seat]:

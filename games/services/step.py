@@ -13,7 +13,7 @@ from ..engine.core import Action, Rules, Step
 from ..models import Match, Seat
 from ..timecontrol import TIME_CONTROLS
 from . import schedule
-from .common import bump, db_now, seats_of
+from .common import bump, clock_of, seats_of
 from .eventlog import append_events
 from .finisher import match_finish
 
@@ -29,17 +29,24 @@ def commit_step(
     before: Any,
     seats: list[Seat],
     deadline: datetime | None = None,
+    seat_changes: dict[int, set[str]] | None = None,
 ) -> None:
     """Store one applied step: version, state, events, deadlines; the finisher if it ended.
 
     Statistics are attributed to whoever decided: from a decision a bot took for a human
     (``by_bot``) until that player's next own decision, what the seat's statistics gain (the
     decision itself and what follows from it, such as a bluff being called) goes to
-    ``takeover_stats``, so the player's own statistics hold only the player's decisions."""
+    ``takeover_stats``, so the player's own statistics hold only the player's decisions.
+
+    ``seat_changes`` (position -> field names) are the caller's own changes to ``seats``, not
+    yet saved: they are written with this step's seat bookkeeping, in one statement. The match
+    row is written with only the columns a step changes (all of them when it ends)."""
+    changes: dict[int, set[str]] = {p: set(f) for p, f in (seat_changes or {}).items()}
     acting = seats[actor]
     if acting.last_by_bot != by_bot and not acting.is_bot:
         acting.last_by_bot = by_bot
-        acting.save(update_fields=["last_by_bot"])
+        changes.setdefault(actor, set()).add("last_by_bot")
+    fields = ["state", "version", "last_seq", "deadline", "updated_at"]
     bot_decided = [s.position for s in seats if s.last_by_bot and not s.is_bot]
     if bot_decided:
         old, new = rules.stats(before), rules.stats(step.state)
@@ -48,11 +55,28 @@ def commit_step(
             for key, value in _stat_gain(old[position], new[position]).items():
                 takeover[position][key] = takeover[position].get(key, 0) + value
         match.takeover_stats = takeover
+        fields.append("takeover_stats")
     bump(match)
     match.state = rules.to_json(step.state)
     append_events(match, step, actor=actor, action=action, by_bot=by_bot, deadline=deadline)
-    after_change(match, step.state, rules, actor=actor, seats=seats)
-    match.save()
+    status = match.status
+    after_change(match, step.state, rules, actor=actor, seats=seats, seat_changes=changes)
+    if match.status != status:
+        match.save()  # the finisher changed more: write the whole row
+    else:
+        match.save(update_fields=fields)
+
+
+def save_seats(seats: list[Seat], changes: dict[int, set[str]]) -> None:
+    """Write the changed fields of the changed seats in one statement."""
+    if not changes:
+        return
+    changed = [s for s in seats if s.position in changes]
+    fields = sorted(set().union(*changes.values()))
+    if len(changed) == 1:
+        changed[0].save(update_fields=fields)
+    else:
+        Seat.objects.bulk_update(changed, fields)
 
 
 def _stat_gain(before: dict[str, Any], after: dict[str, Any]) -> dict[str, int]:
@@ -65,12 +89,18 @@ def after_change(
     rules: Rules[Any],
     actor: int | None = None,
     seats: list[Seat] | None = None,
+    seat_changes: dict[int, set[str]] | None = None,
 ) -> None:
     """Deadlines and must-act markers after every change; the finisher when it is over.
 
     A seat that still has the same decision pending keeps its deadline; a seat that just acted
-    and must act again has a new decision, with a new deadline."""
+    and must act again has a new decision, with a new deadline. The seats' changes (and
+    ``seat_changes``, the caller's own) are written in one statement; the database clock is
+    the one read with the row lock when the caller asked for it (``locked(clock=True)``)."""
+    changes = seat_changes if seat_changes is not None else {}
     if rules.is_over(state):
+        seats = seats if seats is not None else seats_of(match)
+        save_seats(seats, changes)
         match_finish(match=match, reason="completed", state=state)
         return
     to_act = set(rules.to_act(state))
@@ -78,7 +108,8 @@ def after_change(
     now: datetime | None = None
     earliest: datetime | None = None
     needs_bot = False
-    for seat in seats if seats is not None else seats_of(match):
+    all_seats = seats if seats is not None else seats_of(match)
+    for seat in all_seats:
         must = seat.position in to_act
         deadline = None
         if must and (seat.is_bot or seat.away):
@@ -88,13 +119,14 @@ def after_change(
             if pending:
                 deadline = seat.deadline
             else:
-                now = now or db_now()
+                now = now or clock_of(match)
                 deadline = now + timedelta(seconds=match.decision_seconds)
         if deadline and (earliest is None or deadline < earliest):
             earliest = deadline
         if seat.must_act != must or seat.deadline != deadline:
             seat.must_act, seat.deadline = must, deadline
-            seat.save(update_fields=["must_act", "deadline"])
+            changes.setdefault(seat.position, set()).update(("must_act", "deadline"))
+    save_seats(all_seats, changes)
     new_deadline = earliest != match.deadline
     match.deadline = earliest
     match_pk, version = match.pk, match.version

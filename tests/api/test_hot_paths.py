@@ -105,3 +105,40 @@ def test_a_cached_token_stops_working_when_its_user_is_deactivated():
     user.save()
     assert_error(a.get("/api/me/"), 401)
     assert_error(a.get("/api/me/", HTTP_AUTHORIZATION=f"Token {a.token}"), 401)
+
+
+def move_queries(player: Player, match_id: str, view: dict, **headers: str) -> list[str]:
+    action = random_action(view["legal_actions"], random.Random(3))
+    body = {**action, "expected_version": view["version"]}
+    with CaptureQueriesContext(connection) as queries:
+        response = player.act(match_id, body, **headers)
+    assert response.status_code == 200, response.content
+    return [q["sql"] for q in queries]
+
+
+def test_a_move_costs_a_bounded_number_of_statements():
+    """Lock (with the clock), seats, one events INSERT, one seats UPDATE, one UPDATE of the
+    changed match columns, commit; then the view's recent events after the commit. A token
+    seen before is not looked up again; no health check."""
+    a, b, view = two_player_match()
+    player, current = mover([a, b], view["id"])
+    sql = move_queries(player, view["id"], current)
+    assert len(sql) <= 8, sql
+    assert sum("FOR UPDATE" in q for q in sql) == 1
+    assert sum(q.startswith("UPDATE") for q in sql) <= 2
+    assert not any("authtoken_token" in q or q.strip() == "SELECT 1" for q in sql), sql
+    assert not any("clock_timestamp" in q and "FOR UPDATE" not in q for q in sql), sql
+    match_update = next(q for q in sql if q.startswith('UPDATE "games_match"'))
+    assert '"invite_code" =' not in match_update and '"seed" =' not in match_update
+
+
+def test_a_view_costs_a_bounded_number_of_statements():
+    a, _b, view = two_player_match()
+    path = f"/api/matches/{view['id']}/"
+    a.get(path)
+    with CaptureQueriesContext(connection) as queries:
+        assert a.get(path).status_code == 200
+    # BEGIN, the snapshot's SET TRANSACTION (PostgreSQL), the match, its seats with users,
+    # the recent events, COMMIT; the token is cached.
+    assert len(queries) <= 6, [q["sql"] for q in queries]
+    assert not any("authtoken_token" in q["sql"] for q in queries)

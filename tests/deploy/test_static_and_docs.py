@@ -82,4 +82,4 @@ def test_the_schema_still_negotiates_yaml_and_json(client, accept, kind):
 
 def test_the_api_renders_json_only_in_production(probe):
     """No browsable HTML API in production: a browser asking for HTML gets JSON too."""
-    assert probe["renderers"] == ["rest_framework.renderers.JSONRenderer"]
+    assert probe["renderers"] == ["api.rest.renderers.OrjsonRenderer"]  # JSON, via orjson
