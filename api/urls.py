@@ -7,4 +7,5 @@ urlpatterns = [
     path("api/", include("api.rest.auth_urls")),
     path("api/", include("api.rest.match_urls")),
     path("api/", include("api.rest.stats_urls")),
+    path("api/", include("api.rest.event_urls")),
 ]

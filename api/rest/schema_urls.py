@@ -10,4 +10,5 @@ urlpatterns = [
     path("api/matches/<str:match_id>/events/", v.EventsView.as_view(), name="match-events"),
     path("api/", include("api.rest.match_urls")),
     path("api/", include("api.rest.stats_urls")),
+    path("api/", include("api.rest.event_urls")),
 ]

@@ -51,6 +51,18 @@ BAD_PATH_VALUES = {
         "9" * 40,
         "%20",
     ],
+    "event_id": [
+        "not-a-uuid",
+        str(uuid.UUID(int=0)),
+        str(uuid.uuid4()),
+        "%00",
+        "%ED%A0%80",
+        "x" * 3000,
+        "%C2%B2",
+        "-1",
+        "9" * 40,
+        "%20",
+    ],
     "game": ["nope", "%00", "FABFIB", "x" * 3000, "%ED%A0%80", "%20"],
     "player_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
 }
@@ -244,7 +256,12 @@ class Battery:
         names = PARAMETER.findall(self.route)
         for name in names:
             assert name in BAD_PATH_VALUES, f"give the battery sample values for <{name}>"
-        good = {"match_id": self.match_id, "game": "fabfib", "player_id": str(self.player.user.pk)}
+        good = {
+            "match_id": self.match_id,
+            "event_id": self.player.event_id,
+            "game": "fabfib",
+            "player_id": str(self.player.user.pk),
+        }
 
         def fill(values: dict[str, str]) -> str:
             return "/" + PARAMETER.sub(lambda m: values[m.group(1)], self.route)
@@ -318,6 +335,7 @@ def arena(monkeypatch: pytest.MonkeyPatch) -> tuple[Player, str]:
     player = Player("Battery")
     match = player.create(game="fabfib", seats=3, bots=["random", "random"])
     Player("Host").create(game="fabfib", seats=3)
+    player.event_id = player.post("/api/events/", {"name": "Battery night"}).json()["id"]
     return player, match["id"]
 
 

@@ -226,6 +226,7 @@ def test_path_ids_are_uuids_and_anything_else_is_a_json_404():
     """Match ids are UUIDs, player ids integers, games an enum of the registry."""
     expected = {
         "match_id": {"type": "string", "format": "uuid"},
+        "event_id": {"type": "string", "format": "uuid"},
         "player_id": {"type": "integer"},
         "game": {"type": "string", "enum": registry.game_ids()},
     }

@@ -1,0 +1,91 @@
+"""Input serializers of the events API (docs/events.md), strict as the match API's."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.engine.fibbers_dice.events import FORMATS
+from games.engine.fibbers_dice.rules import MAX_POINTS, MIN_POINTS
+from games.models import Match, Tournament
+from games.services.events import MAX_DOOR_PRIZES
+
+from .serializers import (
+    SECONDS_MAX,
+    StrictBooleanField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictInput,
+    StrictIntegerField,
+)
+
+
+class StrictDateTimeField(serializers.DateTimeField):
+    """An ISO 8601 date and time, as a JSON string only."""
+
+    def to_internal_value(self, value):  # type: ignore[no-untyped-def]
+        if not isinstance(value, str):
+            self.fail("invalid", format="an ISO 8601 string")
+        return super().to_internal_value(value)
+
+
+class EventCreateIn(StrictInput):
+    """Create a Fibber's Dice event."""
+
+    name = StrictCharField(max_length=100, help_text="The event's name.")
+    visibility = StrictChoiceField(
+        Match.Visibility.values,
+        component="Visibility",
+        default="public",
+        help_text="`private`: not listed; seen by the host and the entrants, and joined by id.",
+    )
+    starts_at = StrictDateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text='The announced start; null or absent: "start when I say". The host starts '
+        "the event either way.",
+    )
+    time_control = StrictChoiceField(
+        [Match.TimeControl.LIVE, Match.TimeControl.ASYNC],
+        component="EventTimeControl",
+        default="live",
+        help_text="The rounds' time control: `live` (75 s per decision) or `async` (24 h).",
+    )
+    decision_seconds = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=SECONDS_MAX,
+        help_text="Seconds per decision within the time control's bounds (else 422).",
+    )
+    points = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=MIN_POINTS,
+        max_value=MAX_POINTS,
+        help_text="The host's starting points for every round (default: 3 up to 5 players, 2 "
+        "for 6–7 in a single round; 1 in every round of several).",
+    )
+    format = StrictChoiceField(
+        list(FORMATS),
+        component="EventFormat",
+        default="standard",
+        help_text="`standard`: 4 qualifying rounds and a final; `short`: 3 and a final.",
+    )
+    auto_advance = StrictBooleanField(
+        default=False, help_text="Start the next round as soon as one ends."
+    )
+    door_prizes = StrictIntegerField(
+        default=0, min_value=0, max_value=MAX_DOOR_PRIZES, help_text="Door prizes to raffle."
+    )
+
+
+class EventListQuery(serializers.Serializer):
+    status = StrictChoiceField(
+        [Tournament.Status.OPEN, Tournament.Status.RUNNING, Tournament.Status.FINISHED],
+        component="EventStatus",
+        required=False,
+        help_text="Only events in this status (default: open and running).",
+    )
