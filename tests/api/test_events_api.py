@@ -55,7 +55,7 @@ def event():
 
 
 def test_create_list_detail_and_the_commitment_is_published_at_once(event):
-    host, body = event
+    _host, body = event
     assert body["status"] == "open" and body["registration_open"]
     assert body["raffle"]["seed"] is None and len(body["raffle"]["commitment"]) == 64
     listed = Player().get("/api/events/").json()
@@ -139,7 +139,7 @@ def test_a_multi_round_event_host_controls_and_short_format(event):
     assert players[0].post(url + "short-format/").status_code == 403
     assert host.post(url + "short-format/").json()["format"] == "short"
     rng = random.Random(1)
-    for number in (1, 2, 3):
+    for _ in (1, 2, 3):
         detail = host.get(url).json()
         play_out(detail["rounds"][-1]["match"], players, rng)
         advanced = host.post(url + "next-round/")
