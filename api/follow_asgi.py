@@ -194,14 +194,28 @@ def _response_headers(secure: bool, length: int) -> list[tuple[bytes, bytes]]:
 class Reads:
     """Single-flight reads: waiters asking the same thing at the same time share one read
     (and its JSON). A read that started before a change may be shared by a waiter registered
-    after it: that waiter's wake-up is already set, so it simply reads again."""
+    after it: that waiter's wake-up is already set, so it simply reads again.
+
+    A finished read is also kept, stamped with the match's hub stamp taken **before** it
+    started (:meth:`api.hub.Hub.stamp`), and answers the same question again while the stamp
+    is unchanged: no change was published since, so the database would answer the same (the
+    followers of a match that re-poll after a delivery cost no read each). Changes are
+    published after their commit, so a change the read could not see moves the stamp (its
+    waiters, registered before they asked, are woken by it and ask again)."""
 
     def __init__(self) -> None:
         self.inflight: dict[tuple[Any, ...], asyncio.Future[tuple[dict[str, Any], bytes]]] = {}
+        self.kept: dict[tuple[Any, ...], tuple[int, tuple[dict[str, Any], bytes]]] = {}
 
     async def page(
         self, key: tuple[Any, ...], match_id: str, auth: str | None, after: int, seat: int | None
     ) -> tuple[dict[str, Any], bytes]:
+        # Kept only for anonymous callers (spectators: many share one question), so a token
+        # revoked meanwhile is always checked again.
+        stamp = hub.stamp(match_id) if auth is None else None
+        kept = self.kept.get(key)
+        if kept is not None and stamp is not None and kept[0] == stamp:
+            return kept[1]
         future = self.inflight.get(key)
         if future is None:
 
@@ -213,9 +227,13 @@ class Reads:
             future = loop.run_in_executor(_executor(), _db, job)
             self.inflight[key] = future
 
-            def done(f: Any, key: tuple[Any, ...] = key) -> None:
+            def done(f: Any, key: tuple[Any, ...] = key, stamp: int | None = stamp) -> None:
                 if self.inflight.get(key) is f:
                     del self.inflight[key]
+                if stamp is not None and not f.cancelled() and f.exception() is None:
+                    if len(self.kept) > 50_000:
+                        self.kept.clear()
+                    self.kept[key] = (stamp, f.result())
 
             future.add_done_callback(done)
         return await asyncio.shield(future)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections import defaultdict
 from collections.abc import Iterator
@@ -34,6 +35,11 @@ class Hub:
 
     def __init__(self) -> None:
         self.waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
+        #: Per followed match, a stamp that changes with every wake-up (from one counter that
+        #: only grows, so a stamp is never reused): a read stamped with the current value has
+        #: seen every change this process was told of (:class:`api.follow_asgi.Reads`).
+        self.stamps: dict[str, int] = {}
+        self._counter = itertools.count(1)
         self.task: asyncio.Task[None] | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self.connected = False
@@ -53,6 +59,7 @@ class Hub:
                 async with client.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL)
                     self.connected = True
+                    self.wake_all()  # whatever changed before we listened: read again
                     async for message in pubsub.listen():
                         if message.get("type") == "message":
                             self.wake(message["data"].decode().split(":", 1)[0])
@@ -68,13 +75,21 @@ class Hub:
             await asyncio.sleep(1.0)
 
     def wake(self, match_id: str) -> None:
+        if match_id in self.stamps:
+            self.stamps[match_id] = next(self._counter)
         for event in self.waiters.get(match_id, ()):
             event.set()
 
     def wake_all(self) -> None:
+        for match_id in self.stamps:
+            self.stamps[match_id] = next(self._counter)
         for events in self.waiters.values():
             for event in events:
                 event.set()
+
+    def stamp(self, match_id: str) -> int | None:
+        """The match's current stamp while it has waiters and the subscription is up."""
+        return self.stamps.get(match_id) if self.connected else None
 
     @contextlib.contextmanager
     def listening(self, match_id: str) -> Iterator[asyncio.Event]:
@@ -84,12 +99,15 @@ class Hub:
         the wait then still sets the event, so the follower reads again at once."""
         event = asyncio.Event()
         self.waiters[match_id].add(event)
+        if match_id not in self.stamps:
+            self.stamps[match_id] = next(self._counter)
         try:
             yield event
         finally:
             self.waiters[match_id].discard(event)
             if not self.waiters[match_id]:
                 del self.waiters[match_id]
+                self.stamps.pop(match_id, None)
 
     async def wait(self, match_id: str, timeout: float) -> None:
         with self.listening(match_id) as event:

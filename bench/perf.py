@@ -693,6 +693,11 @@ async def main_async(args: argparse.Namespace, data: dict[str, Any]) -> str:
                 f"p99 {1000 * pct(run.latencies, 99):.1f} ms {run.statuses}",
                 flush=True,
             )
+    profiles = []
+    if args.profile:
+        for name, _floor, source in scenarios:
+            if name in ("move", "view GET 200", "floor move"):
+                profiles.append((name, await profiled(name, n, args.seconds * 2, source)))
     follows = []
     for waiters in args.waiters:
         fr, info = await follower_run(
@@ -706,7 +711,83 @@ async def main_async(args: argparse.Namespace, data: dict[str, Any]) -> str:
             f"{ {k: v for k, v in info.items() if k != 'after_write'} }",
             flush=True,
         )
-    return report(args, scenarios, totals, follows)
+    text = report(args, scenarios, totals, follows)
+    for name, summary in profiles:
+        text += f"\n### Profile: {name} (py-spy, every gunicorn worker, not in the figures)\n\n"
+        text += summary
+    return text
+
+
+async def profiled(name: str, clients: int, seconds: float, source: Source) -> str:
+    """The scenario once more with py-spy sampling every API worker (``--format raw``: folded
+    stacks), summarised as the share of samples each frame is on the stack of (inclusive) and
+    at the top of (self)."""
+    import shutil
+    import tempfile
+
+    spy = shutil.which("py-spy")
+    if spy is None:
+        return "py-spy is not installed (`uv tool install py-spy`).\n"
+    folder = Path(tempfile.mkdtemp(prefix="fib-perf-prof-"))
+    spies = [
+        subprocess.Popen(
+            [
+                spy,
+                "record",
+                "--pid",
+                str(pid),
+                "--format",
+                "raw",
+                "--rate",
+                "250",
+                "--nonblocking",
+                "--duration",
+                str(int(seconds) + 1),
+                "--output",
+                str(folder / f"{pid}.txt"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for pid in Servers.api_pids
+    ]
+    await asyncio.sleep(1.0)
+    await closed_loop(name, API_PORT, clients, seconds, source)
+    for spy_process in spies:
+        await asyncio.to_thread(spy_process.wait)
+    inclusive: dict[str, int] = {}
+    own: dict[str, int] = {}
+    total = 0
+    for path in folder.glob("*.txt"):
+        for line in path.read_text().splitlines():
+            stack, _, count = line.rpartition(" ")
+            if not count.isdigit():
+                continue
+            n = int(count)
+            frames = [
+                f.split(" (")[0] + " (" + f.split(" (")[-1].split(":")[0].rsplit("/", 1)[-1] + ")"
+                if " (" in f
+                else f
+                for f in stack.split(";")
+            ]
+            total += n
+            for frame in set(frames):
+                inclusive[frame] = inclusive.get(frame, 0) + n
+            own[frames[-1]] = own.get(frames[-1], 0) + n
+    if not total:
+        return "No samples.\n"
+    lines = [
+        f"{total} busy samples. Inclusive (on the stack), top 30:",
+        "",
+        "| % | frame |",
+        "|---|---|",
+    ]
+    for frame, n in sorted(inclusive.items(), key=lambda kv: -kv[1])[:30]:
+        lines.append(f"| {100 * n / total:.1f} | `{frame}` |")
+    lines += ["", "Self (top of the stack), top 15:", "", "| % | frame |", "|---|---|"]
+    for frame, n in sorted(own.items(), key=lambda kv: -kv[1])[:15]:
+        lines.append(f"| {100 * n / total:.1f} | `{frame}` |")
+    return "\n".join(lines) + "\n"
 
 
 def report(
@@ -781,6 +862,7 @@ def main() -> None:
     parser.add_argument("--deliveries", type=float, default=1000.0)
     parser.add_argument("--follow-seconds", type=float, default=8.0)
     parser.add_argument("--out", default=str(ROOT / "bench" / "RESULTS.md"))
+    parser.add_argument("--profile", action="store_true", help="py-spy the API workers after")
     args = parser.parse_args()
     db = settings.DATABASES["default"]
     assert "postgresql" in db["ENGINE"] and settings.REDIS_URL, "needs PostgreSQL and Redis"

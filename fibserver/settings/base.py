@@ -260,6 +260,10 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("FIBSERVER_QUEUE", "celery")
+# Celery's Django integration closes the database connection around every task unless this is
+# set: a deadline's timer or a bot turn would otherwise pay a new connection each (and the
+# sweep every second). A worker reuses its connection for this many tasks, then reconnects.
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 1000)
 
 # --- Logging ---------------------------------------------------------------------------------
 

@@ -130,3 +130,35 @@ def test_many_spectators_are_woken_by_one_move(follower_url):
     seqs = {tuple(e["seq"] for e in orjson.loads(body)["events"]) for _s, _h, body in results}
     assert all(status == 200 for status, _h, _b in results) and len(seqs) == 1
     assert next(iter(seqs))[0] == view["last_seq"] + 1
+
+
+def test_a_kept_read_answers_only_until_the_match_changes(monkeypatch):
+    calls = []
+
+    def page(match_id, user, after, seat):
+        calls.append(after)
+        return {"events": [], "last_seq": after, "more": False, "version": 1, "status": "active"}
+
+    monkeypatch.setattr(follow_asgi.selectors, "events_page", page)
+    monkeypatch.setattr(follow_asgi, "_user", lambda auth: None)
+    hub = follow_asgi.hub
+    monkeypatch.setattr(hub, "connected", True)
+
+    async def scenario() -> None:
+        reads = follow_asgi.Reads()
+        key = ("m", 3, None, None)
+        with hub.listening("m"):
+            await reads.page(key, "m", None, 3, None)
+            await reads.page(key, "m", None, 3, None)  # nothing published: kept
+            assert len(calls) == 1
+            hub.wake("m")  # a change was published
+            await reads.page(key, "m", None, 3, None)
+            assert len(calls) == 2
+            await reads.page(("m", 3, None, "Bearer t"), "m", "Bearer t", 3, None)
+            await reads.page(("m", 3, None, "Bearer t"), "m", "Bearer t", 3, None)
+            assert len(calls) == 4  # a token's question is never kept
+        with hub.listening("m"):  # followed again later: a new stamp, nothing kept
+            await reads.page(key, "m", None, 3, None)
+            assert len(calls) == 5
+
+    asyncio.run(scenario())
