@@ -13,6 +13,7 @@ for an event row (the finisher only queues work), so the two never deadlock.
 
 from __future__ import annotations
 
+import logging
 import uuid
 from datetime import datetime
 from typing import Any
@@ -22,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from fibserver.errors import Conflict, Forbidden, InvalidOptions, NotFound
+from fibserver.errors import AppError, Conflict, Forbidden, InvalidOptions, NotFound
 
 from ..engine.core import IllegalAction
 from ..engine.fibbers_dice import events as rules
@@ -41,6 +42,7 @@ from .eventlog import append_events
 from .lobby import match_create_seated
 from .step import after_change
 
+log = logging.getLogger(__name__)
 GAME = "fibbers_dice"
 #: The most players an event registers: an event round seats at most 64 (D).
 MAX_ENTRIES = EVENT_ROUND_MAX
@@ -351,7 +353,11 @@ def event_round_ended(*, match_id: uuid.UUID | str) -> bool:
     if event.single_round or rnd.final:
         _finish(event)
     elif event.auto_advance:
-        _advance(event)
+        try:
+            with transaction.atomic():  # the round's result stays recorded whatever happens
+                _advance(event)
+        except AppError as error:
+            log.warning("event %s: the next round did not start: %s", event.pk, error.message)
     _touch(event)
     event.save()
     return True

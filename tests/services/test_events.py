@@ -302,3 +302,22 @@ def test_the_callers_next_match_names_the_round_and_seat():
         mine["round"] == 1 and mine["seat"] == 2 and mine["match"] == str(current(event).match_id)
     )
     assert sel.my_next_match(event, users(1)[0])["reason"] == "not_registered"
+
+
+def test_a_round_that_cannot_start_by_itself_keeps_the_last_rounds_result(monkeypatch):
+    from games.services import events as module
+
+    rng = random.Random(10)
+    host, event, _ = event_with(8, auto_advance=True)
+    services.event_start(event_id=event.pk, user=host)
+
+    def refuse(*args, **kwargs):
+        raise InvalidOptions("no table today")
+
+    monkeypatch.setattr(module, "_play", refuse)
+    rnd = _finish_round(event, rng)
+    assert rnd.over and len(rnd.qualified) == 1  # recorded, though round 2 did not start
+    assert Round.objects.filter(tournament=event).count() == 1
+    monkeypatch.undo()
+    services.event_next_round(event_id=event.pk, user=host)  # the host starts it instead
+    assert current(event).number == 2
