@@ -51,7 +51,7 @@ export function seatName(match, seat, me = []) {
   if (s.user) label = s.user.name;
   else if (s.bot_level) label = `Bot ${seat} (${s.bot_level})`;
   else label = `Open seat ${seat}`;
-  if (me.includes(seat)) label = me.length > 1 ? `You (seat ${seat})` : `You`;
+  if (me.includes(seat)) label = me.length > 1 ? `${label} (you, seat ${seat})` : `${label} (you)`;
   return label;
 }
 
@@ -413,8 +413,12 @@ function newMatchPanel() {
   return form;
 }
 
+let routes = 0; // each route() counts one; a screen still loading when another starts stays away
+
 async function lobbyScreen() {
+  const current = routes;
   const [turns, mine, open] = await Promise.all([turnsPanel(), myMatchesPanel(), openMatchesPanel()]);
+  if (current !== routes) return;
   clear(
     app,
     h("h1", {}, `Hello, ${api.user.display_name}`),
@@ -809,11 +813,14 @@ export function describeGeneric(e, name) {
 // --- routing --------------------------------------------------------------------------------
 
 async function route() {
+  routes += 1;
+  const current = routes;
   if (screen) screen.stop();
   screen = null;
   const hash = location.hash.replace(/^#/, "") || "/";
   const [, kind, arg] = hash.split("/");
   if (!api.user && api.token) await api.me();
+  if (current !== routes) return;
   renderWho();
   if (kind === "replay" && arg) {
     screen = replayScreen(app, arg, { api, GAMES, seatName });
@@ -838,7 +845,10 @@ async function route() {
   } else {
     await lobbyScreen();
   }
-  app.focus({ preventScroll: true });
+  if (current !== routes) return;
+  // A new screen takes the focus, unless it has put it on a control already (the first move).
+  const active = document.activeElement;
+  if (!active || active === document.body || !app.contains(active)) app.focus({ preventScroll: true });
 }
 
 window.addEventListener("hashchange", route);

@@ -63,11 +63,13 @@ export function table(ctx) {
   const mine = h("section", { class: "private", "data-private": "", "aria-label": "your discs" });
   if (ctx.priv) {
     mine.append(
+      ...[
       h("h3", {}, "Your hand"),
       h("div", { class: "cards hand" }, ctx.priv.hand.map((c) => disc(c, ctx.me))),
       h("h4", {}, "Your stack (bottom first)"),
       h("div", { class: "cards" }, ctx.priv.stack.length ? ctx.priv.stack.map((c) => disc(c, ctx.me)) : h("span", { class: "muted" }, "empty")),
       ctx.priv.lost.length ? h("p", {}, "Lost: ", ctx.priv.lost.map((c) => disc(c, ctx.me))) : null,
+      ].filter(Boolean),
     );
   }
   return [center, mine];
