@@ -60,7 +60,7 @@ def new_page(browser: Any, play_server: PlayServer) -> Iterator[Any]:
         context = browser.new_context(
             viewport={"width": width, "height": height}, base_url=play_server.url
         )
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(30_000)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
