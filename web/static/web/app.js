@@ -604,12 +604,12 @@ class MatchScreen {
     if (m.status === "finished" || m.status === "aborted") parts.push(await this.endPanel());
     parts.push(this.logPanel(game));
     const active = document.activeElement;
-    const focused = active?.id;
+    const focused = active && this.root.contains(active) ? active.id : ""; // a control of the table
     const wasInTurn = !active || active === document.body || active === app || !!active.closest?.(".turn");
     clear(this.root, ...parts);
     // Keyboard play: focus follows the move to make (or stays on the control it was on).
     const first = this.root.querySelector(".actions button:not([disabled]), .actions select, .actions input");
-    if (focused && document.getElementById(focused)) document.getElementById(focused).focus({ preventScroll: true });
+    if (focused && this.root.querySelector(`#${CSS.escape(focused)}`)) this.root.querySelector(`#${CSS.escape(focused)}`).focus({ preventScroll: true });
     else if (first && wasInTurn) first.focus({ preventScroll: true });
   }
 
