@@ -206,7 +206,7 @@ def event_start(*, event_id: uuid.UUID | str, user: User) -> Tournament:
     event = _locked(event_id)
     _host_only(event, user, "start the event")
     if event.status != Tournament.Status.OPEN:
-        raise Conflict("The event has already started.", status=event.status)
+        raise Conflict("The event has already started.")
     entrants = list(event.entries.order_by("id").values_list("user_id", flat=True))
     if len(entrants) < 2:
         raise Conflict("An event needs at least 2 registered players to start.")
@@ -290,7 +290,7 @@ def event_next_round(*, event_id: uuid.UUID | str, user: User) -> Tournament:
     event = _locked(event_id)
     _host_only(event, user, "start a round")
     if event.status != Tournament.Status.RUNNING:
-        raise Conflict(f"The event is {event.status}: no round can start.", status=event.status)
+        raise Conflict(f"The event is {event.status}: no round can start.")
     if event.single_round:
         raise Conflict("A single-round event has only its one round.")
     current = _current_round(event)
@@ -308,7 +308,7 @@ def event_switch_short(*, event_id: uuid.UUID | str, user: User) -> Tournament:
     event = _locked(event_id)
     _host_only(event, user, "change the format")
     if event.status == Tournament.Status.FINISHED:
-        raise Conflict("The event has finished.", status=event.status)
+        raise Conflict("The event has finished.")
     if event.single_round:
         raise Conflict("A single-round event has no qualifying rounds to shorten.")
     reason = rules.may_switch_to_short(event.format, event.rounds.count())
