@@ -22,9 +22,11 @@ plays unless the search finds something clearly better. At a decision worth sear
 candidates, rollout depth and a total of engine steps per decision (:attr:`Budget.steps`).
 Every random choice comes from the bot's own ``random.Random`` (seeded per match and seat by
 the caller), so the same views give the same decisions on any machine, and a match replays
-exactly. The only wall-clock element is a safety net (:attr:`Budget.safety_seconds`, far above
-the measured p99): if a decision ever runs that long the search stops and the prior's choice is
-played, which can only happen on a machine stalled far beyond its normal load; it is counted in
+exactly. The only clock is a safety net: the CPU time of the deciding thread
+(:attr:`Budget.safety_seconds`, some 25 times the measured CPU p99 of a decision). If a search
+ever uses that much the search stops and the prior's choice is played. CPU time, not
+wall-clock, so that a loaded machine (waiting for a core) never trips it: only a processor many
+times slower than the one measured could, so decisions stay reproducible. It is counted in
 :attr:`SearchBot.safety_stops`, and ``bench/bots.py`` reports how often it fired.
 """
 
@@ -206,7 +208,7 @@ class SearchBot:
 
     def search(self, view: JSON, candidates: list[Action]) -> Action:
         budget, rules, seat = self.budget, self.rules, view["seat"]
-        started = time.perf_counter()
+        started = time.thread_time()
         self.searched += 1
         totals = [[] for _ in candidates]  # type: list[list[float]]
         steps = 0
@@ -222,7 +224,7 @@ class SearchBot:
                 total.append(value)
             if steps + steps / done > budget.steps:
                 break  # another sample would likely overrun the step budget
-            if time.perf_counter() - started > budget.safety_seconds:
+            if time.thread_time() - started > budget.safety_seconds:
                 self.safety_stops += 1
                 return candidates[0]
         self.steps_used += steps

@@ -4,7 +4,8 @@ A view shows cards as (digit, skulls) only; of the five copies of a digit three 
 skull, so the sampler picks which copies the seat sees (any choice looks the same). The seat
 sees the hand only while holding it; right after its own claim the hand in play is the one it
 remembers (its memory is of this round and this claim). Every other card is shuffled over the
-hidden places: the hand in play, the draw pile and the discard pile, whose sizes are public.
+hidden places: the hand in play, the draw pile and the discard pile, whose sizes are public;
+the cards of the last reveal go to the discard pile when it cannot have been reshuffled since.
 Other seats' memories are not part of the view and are left empty.
 """
 
@@ -34,6 +35,26 @@ def _pick(shown_cards: list[dict[str, int]], free: set[int], rng: random.Random)
     return out
 
 
+def _revealed_in_discard(public: JSON, free: set[int], rng: random.Random) -> list[int]:
+    """The last reveal's cards, when they must still be in the discard pile: they went there
+    at the end of the last round, and since then only this round's exchanges were added, so
+    a pile of at least that many cards has not been reshuffled (a reshuffle empties it)."""
+    reveal = public["last_reveal"]
+    if not reveal:
+        return []
+    exchanged = sum(c.get("exchanged", 0) for c in public["claims"])
+    if public["discard_pile"] < len(reveal["cards"]) + exchanged:
+        return []
+    out = []
+    for shown in reveal["cards"]:
+        copies = sorted(c for c in _copies(shown) if c in free)
+        if copies:  # (a copy the seat itself holds again cannot be in the pile)
+            choice = rng.choice(copies)
+            free.discard(choice)
+            out.append(choice)
+    return out
+
+
 def determinize(rules: R.FabFib, view: JSON, rng: random.Random) -> R.FabFibState:
     public, seat, seats = view["public"], view["seat"], view["seats"]
     private = view["private"] or {"hand": None, "memory": None}
@@ -54,11 +75,15 @@ def determinize(rules: R.FabFib, view: JSON, rng: random.Random) -> R.FabFibStat
             known_hand = _pick(mem["cards"], free, rng)
     if private["hand"] is not None:
         known_hand = _pick(private["hand"], free, rng)
+    draw, discard = public["draw_pile"], public["discard_pile"]
+    in_discard = _revealed_in_discard(public, free, rng)
     hidden = sorted(free)
     rng.shuffle(hidden)
     while known_hand is None and phase != R.OVER and C.is_thousand(hidden[-3:]):
         rng.shuffle(hidden)  # three zeros are revealed at once: nobody holds them unseen
-    draw, discard = public["draw_pile"], public["discard_pile"]
+    # The revealed cards lie in the discard pile, the rest of it is drawn like the draw pile.
+    rest = discard - len(in_discard)
+    hidden = hidden[:draw] + in_discard + hidden[draw : draw + rest] + hidden[draw + rest :]
     if phase == R.OVER:
         hand: list[int] = []
     elif known_hand is not None:

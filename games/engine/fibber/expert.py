@@ -33,7 +33,7 @@ ADAPTER = Adapter(
     score=score,
     span=3,
     worth=worth,
-    budget=Budget(samples=10, steps=200),
+    budget=Budget(samples=16, steps=400),
 )
 
 register_expert(Fibber(), ADAPTER)
