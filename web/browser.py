@@ -193,7 +193,7 @@ def take_turn(page: Any, rng: random.Random) -> bool:
     return True
 
 
-def play_to_end(page: Any, rng: random.Random, limit: float = 150) -> int:
+def play_to_end(page: Any, rng: random.Random, limit: float = 240) -> int:
     """Play every decision the page offers until the end screen shows; returns the moves made."""
     from playwright.sync_api import Error
 

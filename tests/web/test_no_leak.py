@@ -98,7 +98,7 @@ def test_the_page_holds_no_hidden_information_of_another_seat(new_page, play_ser
     checked = 0
     start = time.monotonic()
     while not all(p.locator("#end-screen").count() for p in pages.values()):
-        assert time.monotonic() - start < 150, "the match did not end"
+        assert time.monotonic() - start < 240, f"the match did not end ({checked} checks)"
         for who, page in pages.items():
             other = "bob" if who == "ada" else "ada"
             view = settled_view(page, play_server.url, match_id)

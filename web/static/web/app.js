@@ -441,6 +441,7 @@ class MatchScreen {
     this.err = alertBox();
     this.root = h("section", { class: "table-screen" });
     this.stats = null;
+    this.choices = new Map(); // what the player has picked of a move, kept across redraws
   }
 
   stop() {
@@ -653,6 +654,7 @@ class MatchScreen {
         actionPanel(legal, {
           look: (type, param, value, plain) => (game ? game.look(ctx, type, param, value, plain) : String(value)),
           submit: (action) => this.act(action),
+          memory: this.choices,
         }),
       );
     } else {

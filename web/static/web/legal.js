@@ -12,8 +12,11 @@ function valueKey(value) {
 
 // One legal-action entry as a form. `look(type, param, value)` renders a value (a card, a die,
 // a seat name...); `submit(action)` posts it.
-function entryForm(entry, look, submit) {
+function entryForm(entry, look, submit, memory) {
   const params = Object.entries(entry.params || {});
+  const entryKey = JSON.stringify(entry); // a choice half made survives a redraw of the same entry
+  const remember = (name, value) => memory.set(`${entryKey}|${name}`, value);
+  const recall = (name) => memory.get(`${entryKey}|${name}`);
   const form = h("form", { class: "action", "data-action": entry.type });
   const label = h("p", { class: "action-label" }, entry.label);
   form.appendChild(label);
@@ -69,7 +72,7 @@ function entryForm(entry, look, submit) {
   for (const [name, domain] of params) {
     const field = h("div", { class: "param", "data-param": name });
     if (domain.subset_of) {
-      const chosen = new Set();
+      const chosen = new Set(recall(name) || []);
       const { min, max } = domain;
       const hint = h(
         "span",
@@ -84,7 +87,7 @@ function entryForm(entry, look, submit) {
           {
             type: "button",
             class: "pick",
-            "aria-pressed": "false",
+            "aria-pressed": String(chosen.has(key)),
             "data-value": key,
             onclick: () => {
               if (chosen.has(key)) chosen.delete(key);
@@ -94,6 +97,7 @@ function entryForm(entry, look, submit) {
                 chosen.add(key);
               }
               for (const t of toggles) t.setAttribute("aria-pressed", String(chosen.has(t.dataset.value)));
+              remember(name, [...chosen]);
               refresh();
             },
           },
@@ -109,20 +113,24 @@ function entryForm(entry, look, submit) {
         value: () => domain.subset_of.filter((v) => chosen.has(valueKey(v))),
       });
     } else if (domain.one_of) {
-      const id = `p-${entry.type}-${name}-${Math.random().toString(36).slice(2, 8)}`;
+      const id = `p-${entry.type}-${name}-${entryKey.length}`;
       const select = h(
         "select",
-        { id, "data-param": name, onchange: refresh },
+        { id, "data-param": name, onchange: () => { remember(name, select.value); refresh(); } },
         domain.one_of.map((value, i) =>
           h("option", { value: String(i) }, String(look(entry.type, name, value, true))),
         ),
       );
+      if (recall(name) !== undefined) select.value = recall(name);
       field.append(h("label", { for: id, class: "param-name" }, name), " ", select);
       readers.push({ name, valid: () => select.value !== "", value: () => domain.one_of[Number(select.value)] });
     } else if (domain.range) {
       const [lo, hi] = domain.range;
-      const id = `p-${entry.type}-${name}-${Math.random().toString(36).slice(2, 8)}`;
-      const input = h("input", { id, type: "number", min: lo, max: hi, step: 1, value: lo, oninput: refresh });
+      const id = `p-${entry.type}-${name}-${entryKey.length}`;
+      const input = h("input", {
+        id, type: "number", min: lo, max: hi, step: 1, value: recall(name) ?? lo,
+        oninput: () => { remember(name, input.value); refresh(); },
+      });
       field.append(h("label", { for: id, class: "param-name" }, `${name} (${lo}–${hi})`), " ", input);
       readers.push({
         name,
@@ -148,9 +156,10 @@ function entryForm(entry, look, submit) {
 }
 
 // The whole panel. While a post is in flight every control is disabled.
-export function actionPanel(legal, { look, submit }) {
+export function actionPanel(legal, { look, submit, memory = new Map() }) {
   const panel = h("div", { class: "actions", "data-count": legal.length });
   const run = async (action) => {
+    memory.clear();
     for (const control of panel.querySelectorAll("button, select, input")) control.disabled = true;
     panel.classList.add("busy");
     try {
@@ -159,6 +168,6 @@ export function actionPanel(legal, { look, submit }) {
       panel.classList.remove("busy");
     }
   };
-  for (const entry of legal) panel.appendChild(entryForm(entry, look, run));
+  for (const entry of legal) panel.appendChild(entryForm(entry, look, run, memory));
   return panel;
 }
