@@ -25,6 +25,7 @@ from fibserver.errors import Invalid, NotAuthenticated
 from games import leaderboards, selectors, services
 from games.models import Match
 
+from . import event_types as ev
 from . import inputs
 from .context import caller, context_of, require_user, throttle
 from .errors import ErrorCodes, is_expected
@@ -186,6 +187,25 @@ class Query:
             inputs.whole_number("seat", seat),
         )
         return EventsPage.of(page)
+
+    @strawberry.field(description="A Fibber's Dice event (REST `GET /api/events/{id}/`).")
+    def dice_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
+        return ev.detail(id, caller(info))
+
+    @strawberry.field(
+        description="Public events, open and running by default (REST `GET /api/events/`): "
+        "summary fields only (the detail fields are null)."
+    )
+    def dice_events(
+        self, info: Info, status: ev.EventStatus | None = None, first: int = 50
+    ) -> list[ev.DiceEvent]:
+        if not 1 <= first <= 200:
+            raise Invalid("'first' must be a whole number between 1 and 200.", field="first")
+        return ev.listed(status, first)
+
+    @strawberry.field(description="Your match in an event now (REST `…/my-match/`).")
+    def my_event_match(self, info: Info, id: strawberry.ID) -> ev.EventMyMatch | None:
+        return ev.my_match(id, require_user(info))
 
     @strawberry.field(description="The complete record once the match has finished.")
     def replay(self, info: Info, match_id: MatchID) -> Replay | None:
@@ -369,6 +389,42 @@ class Mutation:
             match_id=match_id, user=user, level=data["level"], count=data["count"]
         )
         return _view(match.pk, user)
+
+    @strawberry.mutation(description="Create a Fibber's Dice event; you are its host.")
+    def create_dice_event(self, info: Info, input: ev.CreateEventInput) -> ev.DiceEvent | None:
+        user = require_user(info)
+        event = services.event_create(user=user, **input.validated())
+        return ev.detail(event.pk, user)
+
+    @strawberry.mutation(description="Register (a late entrant may join the running match).")
+    def register_for_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
+        user = require_user(info)
+        services.event_register(event_id=id, user=user)
+        return ev.detail(id, user)
+
+    @strawberry.mutation(description="Withdraw before the event starts.")
+    def unregister_from_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
+        user = require_user(info)
+        services.event_unregister(event_id=id, user=user)
+        return ev.detail(id, user)
+
+    @strawberry.mutation(description="The host starts the event.")
+    def start_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
+        user = require_user(info)
+        services.event_start(event_id=id, user=user)
+        return ev.detail(id, user)
+
+    @strawberry.mutation(description="The host starts the next round once the last has ended.")
+    def start_next_round(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
+        user = require_user(info)
+        services.event_next_round(event_id=id, user=user)
+        return ev.detail(id, user)
+
+    @strawberry.mutation(description="The host switches to the short format before round 3.")
+    def switch_event_to_short_format(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
+        user = require_user(info)
+        services.event_switch_short(event_id=id, user=user)
+        return ev.detail(id, user)
 
     @strawberry.mutation(description="The host starts with the places filled so far.")
     def start_match(self, info: Info, match_id: MatchID) -> MatchView | None:
