@@ -163,9 +163,12 @@ def _is_secure(scope: dict[str, Any], headers: dict[str, str]) -> bool:
     return scope.get("scheme") == "https"
 
 
-def _response_headers(secure: bool, length: int) -> list[tuple[bytes, bytes]]:
+_CORS_PATHS = re.compile(getattr(settings, "CORS_URLS_REGEX", r"^.*$"))
+
+
+def _response_headers(secure: bool, length: int, path: str) -> list[tuple[bytes, bytes]]:
     """What Django's middleware adds to this view's 200 (SecurityMiddleware, the
-    clickjacking middleware), for the same settings."""
+    clickjacking middleware, django-cors-headers' ``Vary``), for the same settings."""
     out = [
         (b"content-type", b"application/json"),
         (b"content-length", str(length).encode()),
@@ -188,6 +191,8 @@ def _response_headers(secure: bool, length: int) -> list[tuple[bytes, bytes]]:
             hsts += "; preload"
         out.append((b"strict-transport-security", hsts.encode()))
     out.append((b"x-frame-options", getattr(settings, "X_FRAME_OPTIONS", "DENY").encode()))
+    if _CORS_PATHS.match(path):
+        out.append((b"vary", b"origin"))  # django-cors-headers marks every response it covers
     return out
 
 
@@ -325,7 +330,7 @@ async def serve_events(scope: dict[str, Any], receive: Any, send: Any, django: A
         {
             "type": "http.response.start",
             "status": 200,
-            "headers": _response_headers(secure, len(data)),
+            "headers": _response_headers(secure, len(data), scope.get("path", "")),
         }
     )
     await send({"type": "http.response.body", "body": data})

@@ -24,7 +24,7 @@ pytestmark = [
 ]
 
 #: Headers that differ between servers or responses by nature.
-VARYING = {"date", "server", "content-length", "vary", "connection", "transfer-encoding"}
+VARYING = {"date", "server", "content-length", "connection", "transfer-encoding"}
 
 
 @pytest.fixture
