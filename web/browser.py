@@ -10,16 +10,12 @@ import json
 import os
 import random
 import shutil
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
-import uuid
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from fibserver.devserver import EmbeddedServer
 
 
 def chromium_path() -> str | None:
@@ -30,70 +26,24 @@ def chromium_path() -> str | None:
     return None
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class PlayServer:
-    """``scripts/serve``'s server (uvicorn, ``fibserver.settings.dev``, the embedded runner) on
-    a fresh SQLite file, with fast bots and a short lowest live decision time for the tests."""
+class PlayServer(EmbeddedServer):
+    """``scripts/serve``'s server (``fibserver.settings.dev``, the embedded runner) on a fresh
+    SQLite file, with fast bots and a short lowest live decision time for the tests."""
 
     def __init__(self, tmp: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "fibserver.settings.dev",
-            "DATABASE_URL": f"sqlite:///{tmp / 'play.sqlite3'}",
-            "REDIS_URL": "",
-            "FIBSERVER_TASKS": "embedded",
-            "FIBSERVER_EMBEDDED_RUNNER": "1",
-            "FIBSERVER_BOT_DELAY": "0.02",
-            "FIBSERVER_SWEEP_SECONDS": "0.25",
-            "FIBSERVER_LIVE_MIN_SECONDS": "1",
-            "THROTTLE_GUEST": "10000/hour",
-            "THROTTLE_REGISTER": "10000/hour",
-            "THROTTLE_ACTIONS": "100000/min",
-            "SECRET_KEY": "test-" + uuid.uuid4().hex * 2,
-            "DB_CONN_MAX_AGE": "0",
-        }
-        self.log = (tmp / "server.log").open("w")
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=self.env, check=True
+        super().__init__(
+            tmp,
+            {
+                "DJANGO_SETTINGS_MODULE": "fibserver.settings.dev",
+                "FIBSERVER_BOT_DELAY": "0.02",
+                "FIBSERVER_SWEEP_SECONDS": "0.25",
+                "FIBSERVER_LIVE_MIN_SECONDS": "1",
+                "THROTTLE_GUEST": "10000/hour",
+                "THROTTLE_REGISTER": "10000/hour",
+                "THROTTLE_ACTIONS": "100000/min",
+            },
+            name="play",
         )
-        self.process = subprocess.Popen(
-            [
-                *[sys.executable, "-m", "uvicorn", "fibserver.asgi:application"],
-                *["--lifespan", "on", "--host", "127.0.0.1", "--port", str(self.port)],
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
-        # On a loaded machine (CI runs the suite on every core) the start can take a while.
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and self.process.poll() is None:
-            try:
-                urllib.request.urlopen(f"{self.url}/healthz/", timeout=2)
-                return
-            except OSError:
-                time.sleep(0.1)
-        code = self.process.poll()
-        self.stop()
-        raise AssertionError(
-            f"the /play/ server did not come up (exit code {code}); see {self.log.name}"
-        )
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
 
 
 def sign_in(page: Any, name: str) -> None:

@@ -25,14 +25,10 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from fibserver.devserver import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 GUEST = b"/api/auth/guest/"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_for_port(port: int, process: subprocess.Popen[bytes] | None = None) -> None:

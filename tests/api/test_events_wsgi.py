@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -20,6 +19,7 @@ import pytest
 from django.db import connection
 
 from accounts.services import guest_create
+from fibserver.devserver import free_port
 from games import services
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,12 +61,6 @@ def test_the_embedded_development_server_may_wait(client, settings):
 
 
 # --- A real gunicorn ---------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def get(url: str, timeout: float) -> tuple[int, dict, float]:

@@ -8,11 +8,7 @@ included."""
 from __future__ import annotations
 
 import json
-import os
-import socket
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -24,62 +20,26 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from fibserver.devserver import EmbeddedServer
 
 pytestmark = pytest.mark.slow
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
+class Server(EmbeddedServer):
     """The server of ``scripts/serve`` (uvicorn on ``fibserver.asgi``, the embedded runner on) on
-    a fresh SQLite file."""
+    a fresh SQLite file, with the production defaults (no debug)."""
 
     def __init__(self, tmp: Path) -> None:
-        self.db = tmp / "embedded.sqlite3"
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite:///{self.db}",
-            "REDIS_URL": "",
-            "FIBSERVER_TASKS": "embedded",
-            "FIBSERVER_EMBEDDED_RUNNER": "1",
-            "FIBSERVER_BOT_DELAY": "0.01",
-            "THROTTLE_GUEST": "1000/hour",
-            "THROTTLE_ACTIONS": "100000/min",
-            "DEBUG": "false",
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "SECRET_KEY": "test-" + uuid.uuid4().hex * 2,
-            "DB_CONN_MAX_AGE": "0",
-        }
-        manage = [sys.executable, "manage.py"]
-        subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=self.env, check=True)
-        self.process = subprocess.Popen(
-            [
-                *[sys.executable, "-m", "uvicorn", "fibserver.asgi:application"],
-                *["--lifespan", "on", "--host", "127.0.0.1", "--port", str(self.port)],
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+        super().__init__(
+            tmp,
+            {
+                "FIBSERVER_BOT_DELAY": "0.01",
+                "THROTTLE_GUEST": "1000/hour",
+                "THROTTLE_ACTIONS": "100000/min",
+                "DEBUG": "false",
+                "ALLOWED_HOSTS": "127.0.0.1",
+            },
         )
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"{self.url}/healthz/", timeout=1)
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise AssertionError("the embedded server did not come up")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=10)
 
 
 def call(
