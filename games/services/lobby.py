@@ -104,19 +104,9 @@ def _check_set_up(
 ) -> tuple[Rules[Any], dict[str, Any], int]:
     """The game's rules, its normalized options and the seconds per decision of a new match,
     or :class:`InvalidOptions` saying what the game does not allow."""
-    try:
-        rules = registry.get(game)
-    except EngineError as error:
-        raise InvalidOptions(error.reason, field="game") from None
-    try:
-        normalized = rules.normalize_options(seats, dict(options or {}))
-    except EngineInvalidOptions as error:
-        raise InvalidOptions(error.reason, field="options") from None
-    try:
-        lowest = settings.FIBSERVER["LIVE_MIN_SECONDS"] if time_control == "live" else None
-        seconds = seconds_per_decision(time_control, decision_seconds, lowest)
-    except ValueError as error:
-        raise InvalidOptions(str(error), field="time_control") from None
+    rules, normalized, seconds = _check_seated(
+        game, seats, dict(options or {}), time_control, decision_seconds
+    )
     _check_bot_levels(game, bots)
     places, humans = len(rules.places(seats, normalized)), 1 if join else 0
     if humans + len(bots) > places:
@@ -307,7 +297,11 @@ def _check_seated(
     time_control: str,
     decision_seconds: int | None,
 ) -> tuple[Rules[Any], dict[str, Any], int]:
-    rules = registry.get(game)
+    """The rules, normalized options and seconds per decision of a table, whoever sits at it."""
+    try:
+        rules = registry.get(game)
+    except EngineError as error:
+        raise InvalidOptions(error.reason, field="game") from None
     try:
         normalized = rules.normalize_options(seats, dict(options))
     except EngineInvalidOptions as error:
