@@ -340,7 +340,7 @@ class Tournament(models.Model):
     visibility = models.CharField(
         max_length=10, choices=Match.Visibility.choices, default=Match.Visibility.PUBLIC
     )
-    #: Announced start; null: "start when I say". The host starts the event either way.
+    #: Starts by itself then (the sweep, once 2 are registered); null: "start when I say".
     starts_at = models.DateTimeField(null=True, blank=True)
     time_control = models.CharField(
         max_length=10, choices=Match.TimeControl.choices, default=Match.TimeControl.LIVE

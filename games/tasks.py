@@ -39,8 +39,11 @@ def record_results(match_id: str) -> bool:
 
 @shared_task(acks_late=True, ignore_result=True)
 def sweep() -> int:
-    """Beat, every second: whatever a lost timer or a crashed worker left behind."""
-    return services.deadlines_sweep()
+    """Beat, every second: whatever a lost timer or a crashed worker left behind, and the
+    events whose announced start time has come."""
+    taken = services.deadlines_sweep()
+    services.events_start_due()
+    return taken
 
 
 @shared_task(acks_late=True, ignore_result=True)

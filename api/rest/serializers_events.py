@@ -42,8 +42,8 @@ class EventCreateIn(StrictInput):
         required=False,
         allow_null=True,
         default=None,
-        help_text='The announced start; null or absent: "start when I say". The host starts '
-        "the event either way.",
+        help_text="When the event starts by itself (at the first sweep after it, once 2 players "
+        'are registered; the host may start it earlier); null or absent: "start when I say".',
     )
     time_control = StrictChoiceField(
         [Match.TimeControl.LIVE, Match.TimeControl.ASYNC],

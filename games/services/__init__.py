@@ -32,6 +32,7 @@ from .events import (
     event_start,
     event_switch_short,
     event_unregister,
+    events_start_due,
 )
 from .finisher import match_abort, match_finish
 from .housekeeping import idempotency_purge
@@ -59,6 +60,7 @@ __all__ = [
     "event_start",
     "event_switch_short",
     "event_unregister",
+    "events_start_due",
     "idempotency_purge",
     "match_abort",
     "match_add_bots",

@@ -20,6 +20,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from accounts.models import User
@@ -207,6 +209,37 @@ def event_start(*, event_id: uuid.UUID | str, user: User) -> Tournament:
     _host_only(event, user, "start the event")
     if event.status != Tournament.Status.OPEN:
         raise Conflict("The event has already started.")
+    _begin(event)
+    return event
+
+
+def events_start_due(*, limit: int = 20) -> int:
+    """Start every open event whose announced ``starts_at`` has come, as the host would (the
+    sweep calls this every ``SWEEP_SECONDS``). An event with fewer than 2 entrants at its time
+    stays open: it starts at the first sweep after a second player registers, or when the host
+    starts it. Returns the events started."""
+    due = list(
+        Tournament.objects.filter(status=Tournament.Status.OPEN, starts_at__lte=Now())
+        .annotate(entrants=Count("entries"))
+        .filter(entrants__gte=2)
+        .order_by("starts_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    started = 0
+    for pk in due:
+        try:
+            with transaction.atomic():
+                event = _locked(pk)
+                if event.status == Tournament.Status.OPEN:  # the host may have been first
+                    _begin(event)
+                    started += 1
+        except AppError:  # keep the sweep going; the next sweep tries this event again
+            log.exception("event %s could not start at its announced time", pk)
+    return started
+
+
+def _begin(event: Tournament) -> None:
+    """Start the locked, open ``event``: one round for 7 or fewer, else round 1 of several."""
     entrants = list(event.entries.order_by("id").values_list("user_id", flat=True))
     if len(entrants) < 2:
         raise Conflict("An event needs at least 2 registered players to start.")
@@ -220,7 +253,6 @@ def event_start(*, event_id: uuid.UUID | str, user: User) -> Tournament:
         _advance(event)
     _touch(event)
     event.save()
-    return event
 
 
 def _play(

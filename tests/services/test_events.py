@@ -321,3 +321,35 @@ def test_a_round_that_cannot_start_by_itself_keeps_the_last_rounds_result(monkey
     monkeypatch.undo()
     services.event_next_round(event_id=event.pk, user=host)  # the host starts it instead
     assert current(event).number == 2
+
+
+def test_an_event_starts_by_itself_at_its_announced_time_once_two_are_registered():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import tasks
+
+    soon = timezone.now() + timedelta(hours=1)
+    host, later, _ = event_with(3, starts_at=soon)
+    lonely = services.event_create(user=host, name="Alone", starts_at=timezone.now())
+    services.event_register(event_id=lonely.pk, user=users(1)[0])
+    due = services.event_create(user=host, name="Due", starts_at=timezone.now())
+    for p in users(3):
+        services.event_register(event_id=due.pk, user=p)
+
+    tasks.sweep()  # the sweep Celery beat (or the embedded runner) runs every second
+
+    for event in (due, later, lonely):
+        event.refresh_from_db()
+    assert due.status == Tournament.Status.RUNNING and current(due).match.seat_count == 3
+    assert later.status == Tournament.Status.OPEN and current(later) is None
+    assert lonely.status == Tournament.Status.OPEN  # one entrant: waits for a second
+    assert services.events_start_due() == 0  # started once, never twice
+    with pytest.raises(Conflict):
+        services.event_start(event_id=due.pk, user=host)
+
+    services.event_register(event_id=lonely.pk, user=users(1)[0])
+    assert services.events_start_due() == 1
+    lonely.refresh_from_db()
+    assert lonely.status == Tournament.Status.RUNNING
