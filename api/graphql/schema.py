@@ -8,7 +8,7 @@ carry REST's codes (:mod:`.errors`). The committed SDL is ``api/graphql/schema.g
 from __future__ import annotations
 
 import base64
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -288,6 +288,15 @@ class CreateMatchInput:
     )
 
 
+def _event_command(
+    info: Info, id: strawberry.ID, command: Callable[..., object]
+) -> ev.DiceEvent | None:
+    """Run one of an event's commands as the caller, then answer with the event as they see it."""
+    user = require_user(info)
+    command(event_id=id, user=user)
+    return ev.detail(id, user)
+
+
 @strawberry.type
 class Mutation:
     @strawberry.mutation(description="Create a guest account: a token, no password.")
@@ -398,33 +407,23 @@ class Mutation:
 
     @strawberry.mutation(description="Register (a late entrant may join the running match).")
     def register_for_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
-        user = require_user(info)
-        services.event_register(event_id=id, user=user)
-        return ev.detail(id, user)
+        return _event_command(info, id, services.event_register)
 
     @strawberry.mutation(description="Withdraw before the event starts.")
     def unregister_from_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
-        user = require_user(info)
-        services.event_unregister(event_id=id, user=user)
-        return ev.detail(id, user)
+        return _event_command(info, id, services.event_unregister)
 
     @strawberry.mutation(description="The host starts the event.")
     def start_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
-        user = require_user(info)
-        services.event_start(event_id=id, user=user)
-        return ev.detail(id, user)
+        return _event_command(info, id, services.event_start)
 
     @strawberry.mutation(description="The host starts the next round once the last has ended.")
     def start_next_round(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
-        user = require_user(info)
-        services.event_next_round(event_id=id, user=user)
-        return ev.detail(id, user)
+        return _event_command(info, id, services.event_next_round)
 
     @strawberry.mutation(description="The host switches to the short format before round 3.")
     def switch_event_to_short_format(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
-        user = require_user(info)
-        services.event_switch_short(event_id=id, user=user)
-        return ev.detail(id, user)
+        return _event_command(info, id, services.event_switch_short)
 
     @strawberry.mutation(description="The host starts with the places filled so far.")
     def start_match(self, info: Info, match_id: MatchID) -> MatchView | None:
