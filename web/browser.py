@@ -123,7 +123,8 @@ def take_turn(page: Any, rng: random.Random) -> bool:
             group = groups.nth(g)
             low, high = int(group.get_attribute("data-min")), int(group.get_attribute("data-max"))
             picks = group.locator("button.pick")
-            for index in rng.sample(range(picks.count()), rng.randint(low, high)):
+            shown = picks.count()  # a redraw may be under way: never pick more than is shown
+            for index in rng.sample(range(shown), rng.randint(min(low, shown), min(high, shown))):
                 picks.nth(index).click(timeout=3000)
         selects = form.locator("select")
         for s in range(selects.count()):
