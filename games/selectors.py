@@ -106,9 +106,11 @@ EVENTS_PAGE = 200
 
 
 def events_after(
-    match: Match, seat: int | None, after: int, limit: int = EVENTS_PAGE
+    match: Match, seat: int | None, after: int, limit: int | None = None
 ) -> list[dict[str, Any]]:
-    rows = Event.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
+    """At most ``limit`` (default: ``EVENTS_PAGE``, read when called) events after ``after``."""
+    rows = Event.objects.filter(match=match, seq__gt=after).order_by("seq")
+    rows = rows[: limit if limit is not None else EVENTS_PAGE]
     return [event_for_seat(e, seat) for e in rows]
 
 

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from games import selectors
 from games.engine import registry
 from games.engine.replay import verify
 from games.engine.rng import seed_commitment
@@ -82,9 +83,11 @@ def test_the_host_of_a_private_exhibition_sees_and_finds_it_and_nobody_else_does
     assert outsider.get("/api/matches/?mine=1").json()["count"] == 0
 
 
-def test_a_long_event_feed_pages_without_skipping_or_repeating():
-    """Pages are cut at 200 events; ``more`` says so and the client continues after the last
-    event it got, never after ``last_seq``."""
+def test_a_long_event_feed_pages_without_skipping_or_repeating(monkeypatch):
+    """Pages are cut at ``EVENTS_PAGE`` events (200; 10 here, so that every match, however
+    short the bots make it, fills several pages); ``more`` says so and the client continues
+    after the last event it got, never after ``last_seq``."""
+    monkeypatch.setattr(selectors, "EVENTS_PAGE", 10)
     watcher = Player()
     match = watcher.create(game="skull", seats=6, bots=["random"] * 6, join=False)
     seen, after, pages = [], 0, []
