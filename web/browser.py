@@ -144,14 +144,22 @@ def take_turn(page: Any, rng: random.Random) -> bool:
     return True
 
 
-def play_to_end(page: Any, rng: random.Random, limit: float = 240) -> int:
-    """Play every decision the page offers until the end screen shows; returns the moves made."""
+def play_to_end(page: Any, rng: random.Random, stall: float = 120, budget: int = 2000) -> int:
+    """Play every decision the page offers until the end screen shows; returns the moves made.
+
+    Fails when the table stops moving (no new version for ``stall`` seconds: the bots and the
+    server are quick, but a loaded machine is slow, so there is no limit on the whole match) or
+    after ``budget`` moves of our own."""
     from playwright.sync_api import Error
 
-    start = time.monotonic()
     moves = misses = 0
+    seen, since = None, time.monotonic()
     while not page.locator("#end-screen").count():
-        assert time.monotonic() - start < limit, f"not over after {limit}s ({moves} moves)"
+        version = page.evaluate("document.querySelector('.table-screen')?.dataset.version")
+        if version != seen:
+            seen, since = version, time.monotonic()
+        assert time.monotonic() - since < stall, f"stuck at version {seen} ({moves} moves)"
+        assert moves < budget, f"not over after {moves} moves"
         try:
             if take_turn(page, rng):
                 moves += 1
