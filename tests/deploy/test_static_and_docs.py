@@ -80,6 +80,32 @@ def test_the_schema_still_negotiates_yaml_and_json(client, accept, kind):
     assert response.status_code == 200 and response["Content-Type"].startswith(kind)
 
 
+def test_a_process_builds_and_renders_the_schema_once(client, monkeypatch):
+    """The schema depends on the code only: generated once, each format rendered once, and
+    every later answer is the same bytes with the same headers."""
+    from api import docs
+
+    monkeypatch.setattr(docs.SchemaView, "_built", {})
+    monkeypatch.setattr(docs, "_RENDERED", {})
+    built = []
+    generate = docs.SchemaView.generator_class.get_schema
+    monkeypatch.setattr(
+        docs.SchemaView.generator_class,
+        "get_schema",
+        lambda self, **kw: built.append(1) or generate(self, **kw),
+    )
+    answers = [
+        client.get("/api/schema/", HTTP_ACCEPT=accept)
+        for accept in ["text/html", "application/json", "text/html", "application/json"]
+    ]
+    assert len(built) == 1 and len(docs._RENDERED) == 2
+    assert [a.status_code for a in answers] == [200] * 4
+    assert answers[0].content == answers[2].content != answers[1].content == answers[3].content
+    assert answers[2]["Content-Type"].startswith("text/plain")
+    assert answers[3]["Content-Type"].startswith("application/json")
+    assert json.loads(answers[3].content)["openapi"].startswith("3.")
+
+
 def test_the_api_renders_json_only_in_production(probe):
     """No browsable HTML API in production: a browser asking for HTML gets JSON too."""
     assert probe["renderers"] == ["api.rest.renderers.OrjsonRenderer"]  # JSON, via orjson
