@@ -45,6 +45,7 @@ from .types import (
     MatchView,
     PageInfo,
     Replay,
+    ReplayStep,
     TimeControl,
     Turn,
     User,
@@ -211,6 +212,21 @@ class Query:
     def replay(self, info: Info, match_id: MatchID) -> Replay | None:
         match = selectors.match_get(match_id, user=caller(info))
         return Replay.of(selectors.match_replay(match))
+
+    @strawberry.field(
+        description="A finished match after step `n` of its record (0: the set-up), re-run by "
+        "the engine from the revealed seed (REST `GET /api/matches/{id}/replay/steps/{n}/`)."
+    )
+    def replay_step(
+        self,
+        info: Info,
+        match_id: MatchID,
+        n: Annotated[
+            int, strawberry.argument(description="The step: 0 (the set-up) to the last step.")
+        ],
+    ) -> ReplayStep | None:
+        match = selectors.match_get(match_id, user=caller(info))
+        return ReplayStep.of(selectors.match_replay_step(match, selectors.replay_step_number(n)))
 
     @strawberry.field(description="Bluff statistics of a finished match (hidden until the end).")
     def match_stats(self, info: Info, match_id: MatchID) -> MatchStats | None:

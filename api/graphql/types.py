@@ -348,6 +348,60 @@ class Replay:
         )
 
 
+@strawberry.type(
+    description="A finished match after step `n` of its record, re-run by the engine from the "
+    "revealed seed and checked against the record (REST "
+    "`GET /api/matches/{id}/replay/steps/{n}/`, docs/replay.md)."
+)
+class ReplayStep:
+    match: strawberry.ID
+    game: Game
+    n: int = strawberry.field(description="The step shown: 0 is the set-up.")
+    last: int = strawberry.field(description="The record's number of steps: `n` runs to it.")
+    matched: bool = strawberry.field(
+        description="The re-run gave exactly the recorded chance outcomes and events for the "
+        "set-up and every step up to `n` (and, at the last step, the recorded result)."
+    )
+    differences: list[str] = strawberry.field(
+        description="How the re-run differed from the record up to `n` (empty when matched)."
+    )
+    step: JSON = strawberry.field(
+        description="Step `n` as REST's `step`: its seat, action and `by_bot` as recorded, the "
+        "chance outcomes and events (every private part) of the re-run."
+    )
+    view: JSON = strawberry.field(
+        description="The spectator's engine view after step `n`, exactly as REST's `view`."
+    )
+    private: JSON = strawberry.field(
+        description="Every seat's private view after step `n`, by seat number (REST's `private`)."
+    )
+    legal_actions: list[list[LegalAction]] = strawberry.field(
+        description="Every seat's legal actions after step `n`, by seat number."
+    )
+
+    public: JSON = strawberry.field(description="The public part of `view`.")
+    to_act: list[int] = strawberry.field(
+        description="The seats that had to act after step `n` (`view.to_act`)."
+    )
+
+    @classmethod
+    def of(cls, body: dict[str, Any]) -> ReplayStep:
+        return cls(
+            match=strawberry.ID(body["match"]),
+            game=Game(body["game"]),
+            n=body["n"],
+            last=body["last"],
+            matched=body["matched"],
+            differences=body["differences"],
+            step=JSON(body["step"]),
+            view=JSON(body["view"]),
+            private=JSON(body["private"]),
+            public=JSON(body["view"]["public"]),
+            to_act=list(body["view"]["to_act"]),
+            legal_actions=[[LegalAction.of(e) for e in seat] for seat in body["legal_actions"]],
+        )
+
+
 @strawberry.type(description="A seat's bluff statistics in a finished match.")
 class SeatStats:
     seat: Seat

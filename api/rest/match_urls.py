@@ -18,6 +18,11 @@ urlpatterns = [
     path("matches/<str:match_id>/actions/", v.ActionView.as_view(), name="match-actions"),
     path("matches/<str:match_id>/events/", match_events, name="match-events"),
     path("matches/<str:match_id>/replay/", v.ReplayView.as_view(), name="match-replay"),
+    path(
+        "matches/<str:match_id>/replay/steps/<str:n>/",
+        v.ReplayStepView.as_view(),
+        name="match-replay-step",
+    ),
     path("matches/<str:match_id>/stats/", v.StatsView.as_view(), name="match-stats"),
     path("me/turns/", v.MyTurnsView.as_view(), name="my-turns"),
 ]

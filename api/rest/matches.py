@@ -446,6 +446,34 @@ class ReplayView(APIView):
         return Response(selectors.match_replay(match))
 
 
+class ReplayStepView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="The match after step n, re-run by the engine from the revealed seed",
+        description="Step `n` of a finished match's record (0 is the set-up, the last is the "
+        "number of steps), re-run by the engine from the revealed seed and checked against "
+        "the record on the way: the spectator's view, every seat's private view and legal "
+        "actions at that point, the step taken (and whether a bot took it after a deadline), "
+        "the events it produced, and `matched`: whether the re-run gave the recorded chance "
+        "outcomes and events for the set-up and every step up to `n` (docs/replay.md).",
+        parameters=[r.MATCH_ID, r.REPLAY_STEP],
+        responses=r.answers(
+            {200: component("ReplayStepOut")},
+            400,
+            401,
+            404,
+            409,
+            e400="`n` is not a whole number from 0.",
+            e404="No such match, not finished yet, or no step `n` (past the last step).",
+            e409="The record does not re-run with this server's engine (a step it refuses).",
+        ),
+    )
+    def get(self, request: Request, match_id: str, n: str) -> Response:
+        match = selectors.match_get(match_id, user=user_or_none(request))
+        return Response(selectors.match_replay_step(match, selectors.replay_step_number(n)))
+
+
 class StatsView(APIView):
     permission_classes = [AllowAny]
 

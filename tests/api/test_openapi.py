@@ -95,7 +95,13 @@ def test_every_response_of_a_whole_match_fits_the_schema(game, seats, options):
         sent = {**action, "expected_version": body["version"]}
         fits(me.post(f"{url}actions/?seat={seat}", sent), MATCH + "actions/", "post")
     assert body["status"] == "finished"
-    fits(me.get(f"{url}replay/"), MATCH + "replay/")
+    record = fits(me.get(f"{url}replay/"), MATCH + "replay/")
+    last = len(record["steps"])
+    steps = MATCH + "replay/steps/{n}/"
+    for n in sorted({0, 1, last // 2, last}):
+        assert fits(me.get(f"{url}replay/steps/{n}/"), steps)["matched"] is True
+    assert fits(me.get(f"{url}replay/steps/{last + 1}/"), steps)["error"]["code"] == "not_found"
+    assert fits(me.get(f"{url}replay/steps/x/"), steps)["error"]["code"] == "invalid"
     fits(me.get(f"{url}stats/"), MATCH + "stats/")
     fits(APIClient().get(url), MATCH)  # the spectator's view
     fits(me.get("/api/matches/?mine=true&status=finished"), "/api/matches/")
@@ -223,9 +229,11 @@ def test_seat_counts_and_bot_levels_are_documented_per_game():
 
 
 def test_path_ids_are_uuids_and_anything_else_is_a_json_404():
-    """Match ids are UUIDs, player ids integers, games an enum of the registry."""
+    """Match ids are UUIDs, player ids integers, games an enum of the registry, replay steps
+    whole numbers from 0."""
     expected = {
         "match_id": {"type": "string", "format": "uuid"},
+        "n": {"type": "integer", "minimum": 0},
         "event_id": {"type": "string", "format": "uuid"},
         "player_id": {"type": "integer"},
         "game": {"type": "string", "enum": registry.game_ids()},

@@ -6,7 +6,8 @@ property and forbid others, so a new or renamed field in an engine fails here).
 - every seat's view and the spectator's, at every step: ``<Game>View`` (``GameView``);
 - every legal-action entry: ``LegalAction``; every action a bot builds from the domains fits
   the request schema ``ActionIn`` and passes the server's own input check;
-- the record of each match: ``<Game>Replay`` (``ReplayOut``);
+- the record of each match: ``<Game>Replay`` (``ReplayOut``), and the match re-run after
+  some of its steps: ``<Game>ReplayStep`` (``ReplayStepOut``);
 - the options each game accepts: the create request's options and seat counts admit exactly
   what the engine admits, apart from the cross-field rules the API answers with 422.
 """
@@ -24,7 +25,7 @@ from fibserver.errors import Invalid
 from games.engine import registry
 from games.engine.bots import make_bot
 from games.engine.core import InvalidOptions, Rules
-from games.engine.replay import Recorder
+from games.engine.replay import Recorder, Rerun
 from tests.engine.helpers import all_tables, table_id
 
 from .openapi_validation import assert_fits, errors
@@ -65,6 +66,10 @@ def test_views_legal_actions_actions_and_replays_fit_the_schema(table: tuple, ma
         recorder.apply(seat, action)
     assert "over" in seen_phases, f"the match did not end in {MAX_STEPS} steps"
     assert_fits("ReplayOut", recorder.record)
+    rerun = Rerun(recorder.record)
+    for n in sorted({0, 1, *rng.sample(range(rerun.last + 1), 3), rerun.last}):
+        point = {"match": "8c1f8a5e-0000-4000-8000-000000000000", "game": rules.game_id}
+        assert_fits("ReplayStepOut", {**point, **rerun.step_json(n)})
 
 
 # --- Options and seat counts -----------------------------------------------------------------

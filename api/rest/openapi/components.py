@@ -309,6 +309,67 @@ REPLAY_OUT = define(
     },
 )
 
+# --- Replay, step by step --------------------------------------------------------------------
+
+SETUP_STEP = define(
+    "ReplaySetupStep",
+    obj(
+        {"n": integer(0, 0), "chance": arr(CHANCE), "events": EVENTS},
+        description="The set-up (step 0): the deal or first roll, no seat acted.",
+    ),
+)
+
+
+def _replay_point(game: str) -> Schema:
+    return obj(
+        {
+            "match": UUID,
+            "game": ref(f"{g.NAMES[game]}Game"),
+            "n": described(NAT, "The step shown: 0 is the set-up."),
+            "last": described(NAT, "The record's number of steps: `n` runs from 0 to `last`."),
+            "step": {
+                "oneOf": [SETUP_STEP, _replay_step(game)],
+                "description": "Step `n` as recorded (its seat, action and `by_bot`), with the "
+                "chance outcomes and events (every private part) of the engine's re-run.",
+            },
+            "view": described(
+                g.VIEWS[game],
+                "The spectator's view after step `n` (its `to_act`: whose turn it was then).",
+            ),
+            "private": arr(
+                g.PRIVATE[game],
+                description="Every seat's private view after step `n`, by seat number (all "
+                "revealed once the match has ended).",
+            ),
+            "legal_actions": arr(
+                arr(g.LEGAL_ACTION),
+                description="Every seat's legal actions after step `n`, by seat number (empty "
+                "for a seat that had nothing to decide).",
+            ),
+            "matched": boolean(
+                "The re-run gave exactly the recorded chance outcomes and events for the set-up "
+                "and every step up to `n` (and, at the last step, the recorded result)."
+            ),
+            "differences": arr(
+                string(),
+                description="How the re-run differed from the record up to `n` (empty when "
+                "`matched`), e.g. `step 12: events differ`.",
+            ),
+        },
+        description=f"A finished {g.registry.get(game).name} match after one step of its "
+        "record, re-run by the engine from the revealed seed.",
+    )
+
+
+REPLAY_STEP_OUT = define(
+    "ReplayStepOut",
+    {
+        **one_of(g.per_game("ReplayStep", _replay_point), "game"),
+        "description": "A finished match after step `n` of its record, re-run by the engine "
+        "from the revealed seed and checked against the record (docs/replay.md).",
+    },
+)
+
 # --- Statistics ------------------------------------------------------------------------------
 
 

@@ -45,6 +45,13 @@ MATCH_ID = OpenApiParameter(
     OpenApiParameter.PATH,
     description="The match id. Anything that is not the id of a match you may see: 404.",
 )
+REPLAY_STEP = OpenApiParameter(
+    "n",
+    {"type": "integer", "minimum": 0},
+    OpenApiParameter.PATH,
+    description="The step: 0 is the set-up, 1 the first recorded step, … the last is the "
+    "record's number of steps (`last`). Not a whole number: 400; past the last step: 404.",
+)
 ETAG = OpenApiParameter(
     "ETag",
     {"type": "string", "description": "An entity tag of exactly this body for you."},
