@@ -75,6 +75,7 @@ def test_the_events_feed_goes_to_the_follower_and_nothing_else_does():
     for other in ("match-detail", "match-actions", "match-join", "match-replay"):
         assert not re.search(pattern, reverse(other, args=[match_id])), other
     assert not re.search(pattern, "/api/matches/join/")
+    assert not re.search(pattern, reverse("match-replay-step", args=[match_id, 3]))
 
 
 def test_the_proxy_waits_longer_than_the_longest_long_poll():

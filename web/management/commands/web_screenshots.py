@@ -4,7 +4,9 @@ Starts the server as ``scripts/serve`` runs it (on a throw-away SQLite file), op
 Debian's headless Chromium through Playwright (development dependencies: ``uv sync`` installs
 Playwright, ``apt-get install chromium`` the browser), plays a few moves of a solo match of each
 game by clicking what the page offers, and saves the table when it is the player's move:
-``docs/screenshots/<game>-desktop.png`` (1280 px wide) and ``<game>-phone.png`` (360 px)."""
+``docs/screenshots/<game>-desktop.png`` (1280 px wide) and ``<game>-phone.png`` (360 px). Then
+it plays a short Fab Fib match to the end and saves its replay viewer a few steps in
+(``replay-*.png``). ``--only lobby replay …`` takes only those pictures."""
 
 from __future__ import annotations
 
@@ -27,6 +29,10 @@ TABLES: list[tuple[str, str, int, dict[str, Any], list[str], int]] = [
     ("fibbers_dice", "fibbers_dice", 4, {}, ["strong", "basic", "random"], 3),
     ("skull", "skull", 4, {}, ["strong", "basic", "random"], 2),
 ]
+#: The replay viewer: a match played to the end, then shown at this step.
+REPLAY = ("fabfib", 3, {"life": 2}, ["basic", "basic"])
+REPLAY_STEP = 4
+NAMES = ["lobby", *(t[0] for t in TABLES), "replay"]
 
 
 class Command(BaseCommand):
@@ -35,13 +41,23 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
         parser.add_argument("--seed", type=int, default=1, help="seed of the moves played")
+        parser.add_argument(
+            "--only", nargs="+", choices=NAMES, default=NAMES, help="take only these pictures"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             from playwright.sync_api import sync_playwright
         except ImportError as error:
             raise CommandError("Playwright is missing: `uv sync` installs it (dev).") from error
-        from web.browser import PlayServer, chromium_path, create_match, sign_in, take_turn
+        from web.browser import (
+            PlayServer,
+            chromium_path,
+            create_match,
+            play_to_end,
+            sign_in,
+            take_turn,
+        )
 
         chromium = chromium_path()
         if chromium is None:
@@ -49,6 +65,7 @@ class Command(BaseCommand):
         out = Path(options["out"])
         out.mkdir(parents=True, exist_ok=True)
         rng = random.Random(options["seed"])
+        only = set(options["only"])
         with tempfile.TemporaryDirectory() as tmp:
             server = PlayServer(Path(tmp))
             try:
@@ -58,8 +75,11 @@ class Command(BaseCommand):
                     context.set_default_timeout(20_000)
                     page = context.new_page()
                     sign_in(page, "Ada")
-                    self.shoot(page, out / "lobby", wait="#new-match")
+                    if "lobby" in only:
+                        self.shoot(page, out / "lobby", wait="#new-match")
                     for name, game, seats, opts, bots, moves in TABLES:
+                        if name not in only:
+                            continue
                         page.goto("/play/#/")
                         page.wait_for_selector("#new-match")
                         create_match(page, game, seats=seats, options=opts, bots=bots)
@@ -74,6 +94,19 @@ class Command(BaseCommand):
                         page.wait_for_selector(".turn form.action, #end-screen")
                         page.wait_for_timeout(300)  # let the last events settle
                         self.shoot(page, out / name)
+                    if "replay" in only:
+                        page.goto("/play/#/")
+                        page.wait_for_selector("#new-match")
+                        game, seats, opts, bots = REPLAY
+                        create_match(page, game, seats=seats, options=opts, bots=bots)
+                        play_to_end(page, rng)
+                        page.click("#open-replay")
+                        page.wait_for_selector('#replay-table[data-step="0"]')
+                        for _ in range(REPLAY_STEP):
+                            page.click("#replay-next")
+                        page.wait_for_selector(f'#replay-table[data-step="{REPLAY_STEP}"]')
+                        page.wait_for_timeout(300)  # the neighbouring steps are fetched
+                        self.shoot(page, out / "replay")
                     browser.close()
             finally:
                 server.stop()

@@ -39,3 +39,12 @@ export function ordinal(n) {
 export function title(text) {
   return String(text).charAt(0).toUpperCase() + String(text).slice(1);
 }
+
+// The words of a private section: the seat's own at the table ("Your hand"), a named seat's in
+// the replay viewer, where every seat's hand is shown ("Ada's hand").
+export function owner(ctx) {
+  const o = ctx.owner;
+  return o
+    ? { Your: `${o}'s`, your: `${o}'s`, You: o, you: o, hold: "holds", have: "has" }
+    : { Your: "Your", your: "your", You: "You", you: "you", hold: "hold", have: "have" };
+}

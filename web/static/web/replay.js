@@ -1,9 +1,16 @@
-// The replay viewer: the revealed record of a finished match (GET /api/matches/{id}/replay/),
-// stepped through action by action, with every private part (hands, draws, dice) now public.
-// The page checks the revealed seed against the commitment published when the match started;
-// `manage.py replay FILE` re-runs the whole record with the engine.
+// The replay viewer: a finished match stepped through from the set-up to the end, each step
+// re-run by the server's engine from the revealed seed (GET /api/matches/{id}/replay/steps/{n}/)
+// and drawn with the same game renderers as the live table: the public state and every seat's
+// hand, dice or stack (everything is revealed after the end), or the table as one seat saw it.
+// The record (GET /api/matches/{id}/replay/) gives the steps' actions and events at once; the
+// page checks the revealed seed against the commitment published at the start and shows whether
+// the engine's re-run matched the record up to the step shown. Neighbouring steps are fetched
+// ahead, so stepping is smooth.
 
 import { clear, h, ordinal } from "./dom.js";
+
+const PREFETCH = [1, 2, -1]; // the steps fetched ahead of the one shown, nearest first
+const KEPT = 400; // step answers kept in the page
 
 async function sha256Hex(hex) {
   const bytes = new Uint8Array(hex.match(/../g).map((b) => parseInt(b, 16)));
@@ -25,8 +32,13 @@ function valueText(v) {
   return String(v);
 }
 
+function actionText(action) {
+  const params = Object.entries(action).filter(([k]) => k !== "type");
+  return params.length ? valueText(Object.fromEntries(params)) : "";
+}
+
 export function replayScreen(app, id, { api, GAMES, seatName }) {
-  const state = { alive: true, stop() { this.alive = false; } };
+  const screen = { alive: true, stop() { this.alive = false; } };
   const root = h("section", { class: "replay", id: "replay" }, h("p", { class: "muted" }, "Loading the replay…"));
   clear(app, root);
   (async () => {
@@ -38,82 +50,213 @@ export function replayScreen(app, id, { api, GAMES, seatName }) {
       clear(root, h("p", { class: "error", role: "alert" }, error.message), h("a", { href: "#/" }, "Back"));
       return;
     }
+    if (!screen.alive) return;
     const game = GAMES[record.game];
     const me = match.you?.seats || [];
     const name = (seat) => seatName(match, seat, me);
+    const plainName = (seat) => seatName(match, seat);
     const verified = await sha256Hex(record.seed).then((d) => d === record.seed_commitment).catch(() => null);
-    const steps = [{ n: 0, seat: null, action: null, events: record.setup.events }, ...record.steps];
+    const steps = [{ n: 0, seat: null, action: null, ...record.setup }, ...record.steps];
+    const last = steps.length - 1;
     let at = 0;
-    const slider = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0, id: "replay-slider", "aria-label": "step" });
-    const body = h("div", { class: "replay-step", "aria-live": "polite" });
+    let looking = "all"; // "all": every seat's hand; "none": a spectator's eyes; "0", "1"…: that seat's
+
+    // --- the steps re-run by the server, fetched ahead ---------------------------------------
+    const answers = new Map(); // n -> Promise of the step's answer
+    function load(n) {
+      if (!answers.has(n)) {
+        const promise = api.get(`/matches/${id}/replay/steps/${n}/`);
+        promise.catch(() => answers.delete(n)); // a failed fetch is tried again next time
+        answers.set(n, promise);
+        if (answers.size > KEPT) answers.delete(answers.keys().next().value);
+      }
+      return answers.get(n);
+    }
+    function prefetch(n) {
+      for (const d of PREFETCH) if (n + d >= 0 && n + d <= last) load(n + d).catch(() => {});
+    }
+
+    // --- controls -------------------------------------------------------------------------------
+    const slider = h("input", {
+      type: "range",
+      min: 0,
+      max: last,
+      value: 0,
+      id: "replay-slider",
+      "aria-label": "step",
+      "aria-valuetext": "Set-up",
+    });
+    const seatChoice = h(
+      "select",
+      { id: "replay-seat", "aria-label": "whose eyes" },
+      h("option", { value: "all" }, "Every seat's hand (all revealed)"),
+      h("option", { value: "none" }, "As a spectator saw it"),
+      Array.from({ length: match.seat_count }, (_, seat) => h("option", { value: String(seat) }, `As seen by ${plainName(seat)}`)),
+    );
+    const heading = h("h2", { id: "replay-at" });
+    const actionLine = h("p", { class: "replay-action" });
+    const rerun = h("p", { id: "rerun-check", "data-matched": "", role: "status" }, "Re-running…");
+    const table = h("div", { class: "replay-table", id: "replay-table", "data-step": "" });
+    const events = h("ol", { class: "replay-events", "aria-label": "events of this step" });
+    const next = h("div", { class: "replay-next", id: "replay-next-up" });
+    const btn = (label, text, fn, idName) => h("button", { type: "button", "aria-label": label, title: label, id: idName, onclick: fn }, text);
+
     const go = (n) => {
-      at = Math.max(0, Math.min(steps.length - 1, n));
+      at = Math.max(0, Math.min(last, n));
       slider.value = at;
       draw();
     };
-    const btn = (label, text, fn, idName) => h("button", { type: "button", "aria-label": label, id: idName, onclick: fn }, text);
 
-    function draw() {
-      // Fold the events up to this step: the latest value of each per-seat list (life, points,
-      // noses, scores...) and the latest private part of every seat.
-      const pub = {};
-      const priv = {};
-      for (const step of steps.slice(0, at + 1)) {
-        for (const e of step.events) {
-          for (const [k, v] of Object.entries(e.public)) {
-            if (Array.isArray(v) && v.length === record.seats && k !== "placements") pub[k] = v;
-          }
-          for (const [seat, p] of Object.entries(e.private || {})) priv[seat] = { ...(priv[seat] || {}), ...p };
-        }
-      }
+    // What the record says: drawn at once.
+    function drawRecord() {
       const step = steps[at];
-      const keys = Object.keys(pub);
+      slider.setAttribute("aria-valuetext", at === 0 ? "Set-up" : `Step ${at} of ${last}`);
       clear(
-        body,
-        h(
-          "h2",
-          { id: "replay-at" },
-          at === 0 ? "Set-up" : `Step ${at} of ${steps.length - 1}: ${name(step.seat)}`,
-          step.by_bot ? h("span", { class: "tag warn" }, "bot, after a deadline") : null,
-        ),
-        step.action ? h("p", { class: "replay-action" }, h("strong", {}, step.action.type), " ", valueText(Object.fromEntries(Object.entries(step.action).filter(([k]) => k !== "type")))) : null,
-        h(
-          "ol",
-          { class: "replay-events" },
-          step.events.map((e) =>
-            h(
-              "li",
-              {},
-              (game && game.describe(flat(e), name)) || `${e.type.replaceAll("_", " ")} ${valueText(e.public)}`,
-              Object.entries(e.private || {}).map(([seat, p]) => h("div", { class: "muted small" }, `${name(Number(seat))} saw: ${valueText(p)}`)),
-            ),
-          ),
-        ),
-        h(
-          "div",
-          { class: "scroll" },
+        heading,
+        at === 0 ? "Set-up" : `Step ${at} of ${last}: ${name(step.seat)}`,
+        step.by_bot ? h("span", { class: "tag warn", "data-by-bot": "" }, "bot, after a deadline") : null,
+      );
+      clear(
+        actionLine,
+        step.action
+          ? [step.join ? "took a seat: " : step.by_bot ? "the bot played for them: " : "", h("strong", {}, step.action.type), " ", actionText(step.action)]
+          : h("span", { class: "muted" }, "The deal: no one has acted yet."),
+      );
+      clear(
+        events,
+        step.events.map((e) =>
           h(
-            "table",
-            { class: "stats" },
-            h("caption", {}, "After this step"),
-            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "seat"), keys.map((k) => h("th", { scope: "col" }, k.replaceAll("_", " "))), h("th", { scope: "col" }, "hidden until the end"))),
-            h(
-              "tbody",
-              {},
-              Array.from({ length: record.seats }, (_, seat) =>
-                h("tr", {}, h("th", { scope: "row" }, name(seat)), keys.map((k) => h("td", {}, valueText(pub[k][seat]))), h("td", {}, valueText(priv[seat]))),
-              ),
-            ),
+            "li",
+            {},
+            (game && game.describe(flat(e), name)) || `${e.type.replaceAll("_", " ")} ${valueText(e.public)}`,
+            Object.entries(e.private || {}).map(([seat, p]) => h("div", { class: "muted small" }, `${name(Number(seat))} saw: ${valueText(p)}`)),
           ),
         ),
       );
     }
 
+    // What the engine's re-run says: drawn when the step's answer is here.
+    function ctxFor(point, seat) {
+      const view = { ...point.view, seat, private: seat === null ? null : point.private[seat] };
+      return {
+        match,
+        view,
+        pub: view.public,
+        priv: view.private,
+        me: seat,
+        name,
+        owner: seat === null ? null : plainName(seat),
+      };
+    }
+
+    function seatsStrip(point, eyes) {
+      const ctx = ctxFor(point, eyes);
+      const acted = point.step.seat;
+      return h(
+        "ol",
+        { class: "seats", "aria-label": "seats" },
+        Array.from({ length: point.view.seats }, (_, seat) =>
+          h(
+            "li",
+            {
+              class: `seat${point.view.to_act.includes(seat) ? " to-act" : ""}${eyes === seat ? " mine" : ""}${point.view.public?.out?.[seat] ? " out" : ""}`,
+              "data-seat": seat,
+            },
+            h("span", { class: "seat-name" }, name(seat)),
+            acted === seat && point.n > 0 ? h("span", { class: "tag" }, point.step.by_bot ? "acted (bot)" : "acted") : null,
+            point.view.to_act.includes(seat) ? h("span", { class: "tag go" }, "to act next") : null,
+            point.view.placements ? h("span", { class: "tag" }, ordinal(point.view.placements[seat])) : null,
+            game ? h("span", { class: "seat-info" }, game.seatInfo(ctx, seat)) : null,
+          ),
+        ),
+      );
+    }
+
+    function drawTable(point) {
+      const all = looking === "all";
+      const eyes = all || looking === "none" ? null : Number(looking);
+      table.dataset.step = String(point.n);
+      table.dataset.looking = looking;
+      rerun.dataset.matched = String(point.matched);
+      clear(
+        rerun,
+        point.matched
+          ? `Re-run by the engine from the revealed seed: it matches the record up to ${point.n === 0 ? "the set-up" : `step ${point.n}`}.`
+          : ["The engine's re-run does NOT match the record: ", point.differences.join("; "), "."],
+      );
+      rerun.classList.toggle("error", !point.matched);
+      const parts = [seatsStrip(point, eyes)];
+      if (game) {
+        const [center, mine] = game.table(ctxFor(point, eyes));
+        const hands = all
+          ? Array.from({ length: point.view.seats }, (_, seat) => {
+              const section = game.table(ctxFor(point, seat))[1];
+              section.dataset.seat = String(seat);
+              section.classList.add("replay-hand");
+              return section;
+            })
+          : eyes === null
+            ? []
+            : [mine];
+        if (eyes !== null) mine.dataset.seat = String(eyes);
+        parts.push(h("div", { class: "board" }, center, h("div", { class: "replay-hands" }, hands)));
+      }
+      table.replaceChildren(...parts.flat());
+      // Who was to act then, and what they could do; the next step says what they did.
+      const toAct = point.view.to_act;
+      clear(
+        next,
+        toAct.length
+          ? h(
+              "ul",
+              { class: "plain" },
+              toAct.map((seat) =>
+                h(
+                  "li",
+                  { "data-seat": seat },
+                  h("strong", {}, `${name(seat)} to act`),
+                  ", could: ",
+                  point.legal_actions[seat].map((e) => e.label).join(" · ") || "—",
+                ),
+              ),
+            )
+          : h("p", { class: "muted" }, point.view.over ? "The match is over." : "Nobody to act."),
+      );
+    }
+
+    let drawing = 0;
+    async function draw() {
+      drawRecord();
+      const n = at;
+      const ticket = ++drawing;
+      table.setAttribute("aria-busy", "true");
+      try {
+        const point = await load(n);
+        if (!screen.alive || ticket !== drawing) return; // a later step was asked for meanwhile
+        drawTable(point);
+        table.removeAttribute("aria-busy");
+        prefetch(n);
+      } catch (error) {
+        if (!screen.alive || ticket !== drawing) return;
+        table.removeAttribute("aria-busy");
+        table.dataset.step = "";
+        clear(table, h("p", { class: "error", role: "alert" }, `Step ${n}: ${error.message}`));
+      }
+    }
+
     slider.addEventListener("input", () => go(Number(slider.value)));
+    seatChoice.addEventListener("change", () => {
+      looking = seatChoice.value;
+      draw();
+    });
     root.addEventListener("keydown", (event) => {
-      if (event.target.tagName === "INPUT") return;
-      if (event.key === "ArrowRight") go(at + 1);
-      else if (event.key === "ArrowLeft") go(at - 1);
+      const tag = event.target.tagName;
+      if (tag === "INPUT" || tag === "SELECT" || event.altKey || event.ctrlKey || event.metaKey) return;
+      const moves = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: last };
+      if (event.key in moves) {
+        event.preventDefault();
+        go(moves[event.key]);
+      }
     });
     clear(
       root,
@@ -125,25 +268,27 @@ export function replayScreen(app, id, { api, GAMES, seatName }) {
         h("code", { class: "small" }, record.seed.slice(0, 16) + "…"),
         verified === true ? " matches the commitment published at the start (SHA-256)." : verified === false ? " does NOT match the commitment!" : " (this browser cannot hash it here).",
       ),
-      h(
-        "p",
-        {},
-        "Result: ",
-        record.result.placements.map((p, seat) => `${name(seat)} ${ordinal(p)}`).join(", "),
-      ),
+      h("p", {}, "Result: ", record.result.placements.map((p, seat) => `${name(seat)} ${ordinal(p)}`).join(", ")),
       h(
         "div",
         { class: "replay-controls", role: "group", "aria-label": "replay controls" },
-        btn("first step", "⏮", () => go(0), "replay-first"),
+        btn("first step", "|◀", () => go(0), "replay-first"),
         btn("previous step", "◀", () => go(at - 1), "replay-prev"),
         slider,
         btn("next step", "▶", () => go(at + 1), "replay-next"),
-        btn("last step", "⏭", () => go(steps.length - 1), "replay-last"),
+        btn("last step", "▶|", () => go(last), "replay-last"),
       ),
-      body,
+      h("div", { class: "row replay-eyes" }, h("label", { for: "replay-seat" }, "Show"), seatChoice),
+      h("div", { class: "replay-step", "aria-live": "polite" }, heading, actionLine, events, rerun),
+      table,
+      h("section", { class: "replay-step", "aria-label": "then" }, h("h3", {}, "Then"), next),
+      h("p", { class: "muted small" }, "← → step · Home/End: first/last"),
       h("p", {}, h("a", { href: `#/match/${id}` }, "Back to the table"), " · ", h("a", { href: "#/" }, "Lobby")),
     );
     draw();
+    // Keyboard first: the arrows step at once (unless the reader has moved on already).
+    const active = document.activeElement;
+    if (!active || active === document.body || active === app) root.querySelector("#replay-next").focus({ preventScroll: true });
   })();
-  return state;
+  return screen;
 }

@@ -1,5 +1,5 @@
 // Fab Fib: three cards passed around with claims; life; the Fab Fib memory of passed cards.
-import { h } from "../dom.js";
+import { h, owner } from "../dom.js";
 import { cardBack, fabCard } from "../pieces.js";
 
 export const name = "Fab Fib";
@@ -79,18 +79,19 @@ export function table(ctx) {
     h("p", { class: "piles" }, `Draw pile ${p.draw_pile} · discard pile ${p.discard_pile}`),
     reveal(ctx, p.last_reveal),
   );
-  const mine = h("section", { class: "private", "data-private": "", "aria-label": "your cards" });
+  const w = owner(ctx);
+  const mine = h("section", { class: "private", "data-private": "", "aria-label": `${w.your} cards` });
   if (priv) {
-    mine.appendChild(h("h3", {}, "Your hand"));
+    mine.appendChild(h("h3", {}, `${w.Your} hand`));
     if (priv.hand) mine.appendChild(h("div", { class: "cards hand" }, priv.hand.map((c) => fabCard(c, ctx.me))));
-    else mine.appendChild(h("p", { class: "muted" }, "You hold no cards now."));
+    else mine.appendChild(h("p", { class: "muted" }, `${w.You} ${w.hold} no cards now.`));
     if (priv.memory) {
       const m = priv.memory;
       mine.appendChild(
         h(
           "div",
           { class: "memory", "data-memory": "" },
-          h("h4", {}, `What you passed on in round ${m.round} (claimed ${m.claim})`),
+          h("h4", {}, `What ${w.you} passed on in round ${m.round} (claimed ${m.claim})`),
           h("div", { class: "cards faded" }, m.cards.map((c) => fabCard(c, ctx.me))),
           m.possibly_changed ? h("p", { class: "tag warn" }, "may have changed since") : null,
         ),

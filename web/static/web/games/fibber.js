@@ -1,6 +1,6 @@
 // Fibber: cards played face down as the Silver Nose's rank (standard) or one at a time on the
 // rank in play (easy); noses; the pile.
-import { h } from "../dom.js";
+import { h, owner } from "../dom.js";
 import { cardBack, fibberCard, rankName } from "../pieces.js";
 
 export const name = "Fibber";
@@ -78,9 +78,10 @@ export function table(ctx) {
       ? h("p", {}, "Noses of the finished rounds: ", p.scores.map((n, seat) => `${ctx.name(seat)} ${n}`).join(" · "))
       : null,
   );
-  const mine = h("section", { class: "private", "data-private": "", "aria-label": "your cards" });
+  const w = owner(ctx);
+  const mine = h("section", { class: "private", "data-private": "", "aria-label": `${w.your} cards` });
   if (ctx.priv) {
-    mine.appendChild(h("h3", {}, `Your hand (${ctx.priv.hand.length})`));
+    mine.appendChild(h("h3", {}, `${w.Your} hand (${ctx.priv.hand.length})`));
     mine.appendChild(h("div", { class: "cards hand" }, ctx.priv.hand.map((c) => fibberCard(c, ctx.me))));
   }
   return [center, mine];

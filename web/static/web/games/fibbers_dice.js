@@ -1,5 +1,5 @@
 // Fibber's Dice: a pair of dice under a cup per seat; announcements; points.
-import { h } from "../dom.js";
+import { h, owner } from "../dom.js";
 import { die, scoreName } from "../pieces.js";
 
 export const name = "Fibber's Dice";
@@ -50,12 +50,13 @@ export function table(ctx) {
       : null,
     h("p", { class: "muted small" }, "Scores, lowest first: ", p.score_order.map(scoreName).join(" · ")),
   );
-  const mine = h("section", { class: "private", "data-private": "", "aria-label": "your dice" });
+  const w = owner(ctx);
+  const mine = h("section", { class: "private", "data-private": "", "aria-label": `${w.your} dice` });
   if (ctx.priv) {
-    mine.appendChild(h("h3", {}, "Under your cup"));
+    mine.appendChild(h("h3", {}, `Under ${w.your} cup`));
     const roll = ctx.priv.roll;
     if (roll) mine.appendChild(h("div", { class: "dice" }, roll.dice.map((d) => die(d, ctx.me)), h("span", { class: "score" }, scoreName(roll.score))));
-    else mine.appendChild(h("p", { class: "muted" }, "You have not rolled in this sequence."));
+    else mine.appendChild(h("p", { class: "muted" }, `${w.You} ${w.have} not rolled in this sequence.`));
   }
   return [center, mine];
 }

@@ -1,5 +1,5 @@
 // Skull: discs on mats (flowers and a skull), bids, the challenge.
-import { h } from "../dom.js";
+import { h, owner } from "../dom.js";
 import { disc, discBack } from "../pieces.js";
 
 export const name = "Skull";
@@ -60,13 +60,14 @@ export function table(ctx) {
       : null,
     p.winner !== null ? h("p", { class: "big" }, `${ctx.name(p.winner)} wins`) : null,
   );
-  const mine = h("section", { class: "private", "data-private": "", "aria-label": "your discs" });
+  const w = owner(ctx);
+  const mine = h("section", { class: "private", "data-private": "", "aria-label": `${w.your} discs` });
   if (ctx.priv) {
     mine.append(
       ...[
-      h("h3", {}, "Your hand"),
+      h("h3", {}, `${w.Your} hand`),
       h("div", { class: "cards hand" }, ctx.priv.hand.map((c) => disc(c, ctx.me))),
-      h("h4", {}, "Your stack (bottom first)"),
+      h("h4", {}, `${w.Your} stack (bottom first)`),
       h("div", { class: "cards" }, ctx.priv.stack.length ? ctx.priv.stack.map((c) => disc(c, ctx.me)) : h("span", { class: "muted" }, "empty")),
       ctx.priv.lost.length ? h("p", {}, "Lost: ", ctx.priv.lost.map((c) => disc(c, ctx.me))) : null,
       ].filter(Boolean),
