@@ -68,3 +68,21 @@ def test_two_people_play_a_live_match_through_the_invite_link_and_the_bot_takes_
         check_end_screen(page, play_server.url, match_id)
     stats = api(bob, play_server.url, f"/matches/{match_id}/stats/")
     assert any(seat["bot_stats"] for seat in stats["seats"]), stats  # the takeover counted apart
+    # The replay labels the decision the bot took, at its step.
+    bob.click("#open-replay")
+    bob.wait_for_selector('#replay-table[data-step="0"]')
+    record = api(bob, play_server.url, f"/matches/{match_id}/replay/")
+    taken = [s["n"] for s in record["steps"] if s.get("by_bot")]
+    assert taken
+    for n in (taken[0] - 1, taken[0]):
+        bob.eval_on_selector(
+            "#replay-slider",
+            "(el, n) => { el.value = n; el.dispatchEvent(new Event('input')); }",
+            n,
+        )
+        bob.wait_for_selector(f'#replay-table[data-step="{n}"]')
+        assert (bob.locator("#replay-at [data-by-bot]").count() == 1) is (n in taken), n
+    assert "the bot played for them" in bob.text_content(".replay-action")
+    seat = record["steps"][taken[0] - 1]["seat"]
+    tags = bob.locator(f'#replay-table .seat[data-seat="{seat}"] .tag', has_text="acted (bot)")
+    assert tags.count() == 1

@@ -72,7 +72,7 @@ export function replayScreen(app, id, { api, GAMES, seatName }) {
       }
       return answers.get(n);
     }
-    function prefetch(n) {
+    function loadAhead(n) {
       for (const d of PREFETCH) if (n + d >= 0 && n + d <= last) load(n + d).catch(() => {});
     }
 
@@ -235,7 +235,7 @@ export function replayScreen(app, id, { api, GAMES, seatName }) {
         if (!screen.alive || ticket !== drawing) return; // a later step was asked for meanwhile
         drawTable(point);
         table.removeAttribute("aria-busy");
-        prefetch(n);
+        loadAhead(n);
       } catch (error) {
         if (!screen.alive || ticket !== drawing) return;
         table.removeAttribute("aria-busy");
