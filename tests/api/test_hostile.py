@@ -65,6 +65,7 @@ BAD_PATH_VALUES = {
     ],
     "game": ["nope", "%00", "FABFIB", "x" * 3000, "%ED%A0%80", "%20"],
     "player_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
+    "n": ["-1", "x", "%00", "%ED%A0%80", "%C2%B2", "%D9%A3", "9" * 40, "9" * 5000, "1.0", "1e3"],
 }
 
 #: Successful responses that are not JSON by design.
@@ -261,6 +262,7 @@ class Battery:
             "event_id": self.player.event_id,
             "game": "fabfib",
             "player_id": str(self.player.user.pk),
+            "n": "0",
         }
 
         def fill(values: dict[str, str]) -> str:
