@@ -11,6 +11,7 @@ import { clear, h, ordinal } from "./dom.js";
 
 const PREFETCH = [1, 2, -1]; // the steps fetched ahead of the one shown, nearest first
 const KEPT = 400; // step answers kept in the page
+const SETTLE_MS = 120; // dragging the slider: ask for a step not fetched yet once it rests
 
 async function sha256Hex(hex) {
   const bytes = new Uint8Array(hex.match(/../g).map((b) => parseInt(b, 16)));
@@ -137,7 +138,7 @@ export function replayScreen(app, id, { api, GAMES, seatName }) {
 
     // What the engine's re-run says: drawn when the step's answer is here.
     function ctxFor(point, seat) {
-      const view = { ...point.view, seat, private: seat === null ? null : point.private[seat] };
+      const view = { ...point.view, seat, private: seat === null ? null : point.private[seat] ?? null };
       return {
         match,
         view,
@@ -186,6 +187,10 @@ export function replayScreen(app, id, { api, GAMES, seatName }) {
       );
       rerun.classList.toggle("error", !point.matched);
       const parts = [seatsStrip(point, eyes)];
+      if (eyes !== null && eyes >= point.view.seats) {
+        // a late entrant (Fibber's Dice events) before they joined
+        parts.push(h("p", { class: "muted" }, `${name(eyes)} had no seat yet at this step.`));
+      }
       if (game) {
         const [center, mine] = game.table(ctxFor(point, eyes));
         const hands = all
@@ -231,6 +236,12 @@ export function replayScreen(app, id, { api, GAMES, seatName }) {
       const ticket = ++drawing;
       table.setAttribute("aria-busy", "true");
       try {
+        if (!answers.has(n)) {
+          // Not fetched yet (a jump, or the slider dragged): wait until the step asked for
+          // stays the same a moment, so a drag across the match is not a request per step.
+          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+          if (!screen.alive || ticket !== drawing) return;
+        }
         const point = await load(n);
         if (!screen.alive || ticket !== drawing) return; // a later step was asked for meanwhile
         drawTable(point);
