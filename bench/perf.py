@@ -51,8 +51,10 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-API_PORT = 8101
-FOLLOW_PORT = 8102
+#: The API's port, the follower's is the next one (``PERF_PORT``, or ``--port``): several
+#: benchmarks on one machine each take their own pair.
+API_PORT = int(os.environ.get("PERF_PORT", "8101"))
+FOLLOW_PORT = API_PORT + 1
 HOST = "127.0.0.1"
 QUEUE = "fib-perf"
 
@@ -360,7 +362,7 @@ def production_shape(workers: int) -> Iterator[None]:
     procs = []
     py = sys.executable
 
-    log = open("/tmp/fib-perf-servers.log", "ab")  # noqa: SIM115 (open while they run)
+    log = open(f"/tmp/fib-perf-servers-{API_PORT}.log", "ab")  # noqa: SIM115 (open while they run)
 
     def start(args: list[str], **extra: str) -> subprocess.Popen[bytes]:
         p = subprocess.Popen(
@@ -424,7 +426,18 @@ def production_shape(workers: int) -> Iterator[None]:
         ]
     )
     start(
-        [py, "-m", "celery", "-A", "fibserver", "beat", "-s", "/tmp/fib-perf-beat", "-l", "warning"]
+        [
+            py,
+            "-m",
+            "celery",
+            "-A",
+            "fibserver",
+            "beat",
+            "-s",
+            f"/tmp/fib-perf-beat-{API_PORT}",
+            "-l",
+            "warning",
+        ]
     )
     try:
         for port in (API_PORT, FOLLOW_PORT):
@@ -681,6 +694,9 @@ async def main_async(args: argparse.Namespace, data: dict[str, Any]) -> str:
             repeat(lambda i: http("GET", "/api/me/turns/", views[i][1])),
         ),
     ]
+    if args.only:
+        keep = {name.strip() for name in args.only.split(",")}
+        scenarios = [sc for sc in scenarios if sc[0] in keep]
     totals: dict[str, Run] = {name: Run(name) for name, _, _ in scenarios}
     for name, _floor, source in scenarios:  # warm every worker up (first requests import)
         await closed_loop(name, API_PORT, n, 60, source, most=args.warmup)
@@ -822,7 +838,7 @@ def report(
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, floor, _ in scenarios:
-        lines.append(row(totals[name], totals[floor] if floor else None))
+        lines.append(row(totals[name], totals.get(floor) if floor else None))
     lines += [
         "",
         "`÷ floor` is throughput over the floor's throughput in the same run (moves: the floor "
@@ -857,6 +873,7 @@ def report(
 
 
 def main() -> None:
+    global API_PORT, FOLLOW_PORT
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3)
@@ -870,7 +887,14 @@ def main() -> None:
     parser.add_argument("--follow-seconds", type=float, default=8.0)
     parser.add_argument("--out", default=str(ROOT / "bench" / "RESULTS.md"))
     parser.add_argument("--profile", action="store_true", help="py-spy the API workers after")
+    parser.add_argument(
+        "--only", default="", help="comma-separated scenario names (a quick look, not a report)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=API_PORT, help="the API's port; the follower's is the next"
+    )
     args = parser.parse_args()
+    API_PORT, FOLLOW_PORT = args.port, args.port + 1
     db = settings.DATABASES["default"]
     assert "postgresql" in db["ENGINE"] and settings.REDIS_URL, "needs PostgreSQL and Redis"
     assert "bench" in db["NAME"] or "perf" in db["NAME"], "use a dedicated benchmark database"

@@ -235,13 +235,34 @@ def match_read_tagged(
         return match_view_tagged(match_get(match_id, user=user), user, seat)
 
 
+def match_view_stored(
+    match: Match, user: Caller, seat: int, seats: list[Seat], events: list[Event], state: Any
+) -> dict[str, Any]:
+    """:func:`match_view` of a move just stored by ``services.action_submit_optimistic``, from
+    the rows it stored — the match, its seats with their users, the recent events (the last
+    ``RECENT_EVENTS`` up to ``match.last_seq``) — and its engine state: no query."""
+    return _view(match, user, seat, seats, events, state)
+
+
 def match_view_tagged(
     match: Match, user: Caller, seat: int | None = None, seats: list[Seat] | None = None
 ) -> tuple[dict[str, Any], str]:
     """:func:`match_view` and its ETag, computed from the rows the view is rendered from."""
     if seats is None:
         seats = list(match.seats.select_related("user").order_by("position"))
-    tag = view_tag_of(match, seats, user, seat)
+    return _view(match, user, seat, seats), view_tag_of(match, seats, user, seat)
+
+
+def _view(
+    match: Match,
+    user: Caller,
+    seat: int | None,
+    seats: list[Seat] | None,
+    events: list[Event] | None = None,
+    state: Any = None,
+) -> dict[str, Any]:
+    if seats is None:
+        seats = list(match.seats.select_related("user").order_by("position"))
     mine = [
         s.position
         for s in seats
@@ -250,16 +271,20 @@ def match_view_tagged(
     engine_view = None
     legal: list[Any] = []
     rules = registry.get(match.game)
-    state = rules.from_json(match.state) if match.state is not None else None
+    if state is None and match.state is not None:
+        state = rules.from_json(match.state)
     seat = _choose_seat(match, mine, seat, state)
     if state is not None:
         engine_view = rules.view(state, seat)
         legal = engine_view.pop("legal_actions")
-    recent = settings.FIBSERVER["RECENT_EVENTS"]
-    # Bounded above too: a view rendered after its move's commit shows that move's log only.
-    events = Event.objects.filter(
-        match=match, seq__gt=max(0, match.last_seq - recent), seq__lte=match.last_seq
-    ).order_by("seq")
+    if events is None:
+        recent = settings.FIBSERVER["RECENT_EVENTS"]
+        # Bounded above too: a view rendered after its move's commit shows that move's log only.
+        events = list(
+            Event.objects.filter(
+                match=match, seq__gt=max(0, match.last_seq - recent), seq__lte=match.last_seq
+            ).order_by("seq")
+        )
     return {
         "id": str(match.pk),
         "game": match.game,
@@ -283,7 +308,7 @@ def match_view_tagged(
         "end_reason": match.end_reason or None,
         "last_seq": match.last_seq,
         "events": [event_for_seat(e, seat) for e in events],
-    }, tag
+    }
 
 
 def match_summary(match: Match) -> dict[str, Any]:

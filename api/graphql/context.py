@@ -21,6 +21,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from strawberry.types import Info
 
 from api.authentication import token_user
+from api.throttling import AtomicScopedRateThrottle
 
 _UNKNOWN = object()
 
@@ -72,7 +73,7 @@ def require_user(info: Info) -> Any:
 def throttle(info: Info, scope: str, user: Any = None) -> None:
     """Count this call against REST's throttle ``scope`` (DRF's ``ScopedRateThrottle``, the same
     cache keys): one budget per user (``user``) or client address, whichever API is used."""
-    rate = ScopedRateThrottle()
+    rate = AtomicScopedRateThrottle() if scope == "actions" else ScopedRateThrottle()
     request = meta_request(context_of(info).meta, user=user or AnonymousUser())
     if not rate.allow_request(request, SimpleNamespace(throttle_scope=scope)):  # type: ignore[arg-type]
         raise exceptions.Throttled(wait=rate.wait())

@@ -466,7 +466,7 @@ class Mutation:
         user = require_user(info)
         throttle(info, "actions", user)
         body, expected, key = inputs.action(action, expected_version, idempotency_key)
-        _status, payload = services.action_submit(
+        _status, payload = services.action_submit_optimistic(
             match_id=match_id,
             user=user,
             action=body,
@@ -475,6 +475,9 @@ class Mutation:
             idempotency_key=key,
             render=lambda match, position, seats: selectors.match_view(
                 match, user, position, seats
+            ),
+            render_stored=lambda match, position, seats, events, state: selectors.match_view_stored(
+                match, user, position, seats, events, state
             ),
         )
         return MatchView.of(payload)

@@ -1,11 +1,14 @@
 """Match routes. The events feed is served by the async follower view (``api.follow``); its
-DRF twin ``EventsView`` answers the same requests without waiting and documents the schema."""
+DRF twin ``EventsView`` answers the same requests without waiting and documents the schema.
+Moves are served by the plain view ``api.rest.actions.match_actions``, whose DRF twin
+``ActionView`` documents the schema and answers what the plain view hands it."""
 
 from django.urls import path
 
 from api.follow import match_events
 
 from . import matches as v
+from .actions import match_actions
 
 urlpatterns = [
     path("matches/", v.MatchListView.as_view(), name="match-list"),
@@ -15,7 +18,7 @@ urlpatterns = [
     path("matches/<str:match_id>/leave/", v.LeaveView.as_view(), name="match-leave"),
     path("matches/<str:match_id>/bots/", v.BotsView.as_view(), name="match-bots"),
     path("matches/<str:match_id>/start/", v.StartView.as_view(), name="match-start"),
-    path("matches/<str:match_id>/actions/", v.ActionView.as_view(), name="match-actions"),
+    path("matches/<str:match_id>/actions/", match_actions, name="match-actions"),
     path("matches/<str:match_id>/events/", match_events, name="match-events"),
     path("matches/<str:match_id>/replay/", v.ReplayView.as_view(), name="match-replay"),
     path(

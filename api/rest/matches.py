@@ -12,9 +12,9 @@ from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from api.throttling import AtomicScopedRateThrottle
 from fibserver.errors import Invalid, NotAuthenticated
 from games import selectors, services
 from games.models import Match
@@ -336,8 +336,11 @@ class JoinByCodeView(MatchBase):
 
 
 class ActionView(MatchBase):
+    """The DRF twin of ``api.rest.actions.match_actions`` (which serves the route): the schema
+    is generated from it, and it answers every request the plain view hands over."""
+
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [AtomicScopedRateThrottle]
     throttle_scope = "actions"
 
     @extend_schema(
@@ -368,15 +371,17 @@ class ActionView(MatchBase):
     def post(self, request: Request, match_id: str) -> Response:
         action, expected = s.validate_action(request.data)
         key = idempotency_key(request.headers.get("Idempotency-Key"))
-        code, payload = services.action_submit(
+        user = request.user
+        code, payload = services.action_submit_optimistic(
             match_id=match_id,
-            user=request.user,
+            user=user,
             action=action,
             expected_version=expected,
             seat=seat_param(request),
             idempotency_key=key,
-            render=lambda match, seat, seats: selectors.match_view(
-                match, request.user, seat, seats
+            render=lambda match, seat, seats: selectors.match_view(match, user, seat, seats),
+            render_stored=lambda match, seat, seats, events, state: selectors.match_view_stored(
+                match, user, seat, seats, events, state
             ),
         )
         return Response(payload, status=code)

@@ -1,5 +1,6 @@
-"""The URL conf the OpenAPI schema is generated from: the public API, with the DRF twin of
-the async events view (``EventsView``) standing in for it so the feed is documented too."""
+"""The URL conf the OpenAPI schema is generated from: the public API, with the DRF twins of
+the async events view (``EventsView``) and of the plain move view (``ActionView``) standing in
+for them so the feed and the moves are documented too."""
 
 from django.urls import include, path
 
@@ -8,6 +9,7 @@ from . import matches as v
 urlpatterns = [
     path("api/", include("api.rest.auth_urls")),
     path("api/matches/<str:match_id>/events/", v.EventsView.as_view(), name="match-events"),
+    path("api/matches/<str:match_id>/actions/", v.ActionView.as_view(), name="match-actions"),
     path("api/", include("api.rest.match_urls")),
     path("api/", include("api.rest.stats_urls")),
     path("api/", include("api.rest.event_urls")),

@@ -2,9 +2,11 @@
 
 - :mod:`.lobby`        create, join (by id or invite code), leave, add bots, start;
 - :mod:`.actions`      a player's move, exactly once (expected version, idempotency key);
+- :mod:`.optimistic`   the same move in one read and one conditional write (PostgreSQL);
 - :mod:`.step`         the one commit step every move shares: state, version, events,
                        deadlines, what comes next;
 - :mod:`.eventlog`     the append-only event log (and the followers' wake-up);
+- :mod:`.sink`         where a step's writes go: the ORM, or one statement (:mod:`.optimistic`);
 - :mod:`.clock`        bot turns, takeovers after a deadline, the sweep;
 - :mod:`.finisher`     every end of a match;
 - :mod:`.events`       Fibber's Dice events: registration, rounds, prizes (docs/events.md);
@@ -16,7 +18,8 @@
 - :mod:`.housekeeping` clean-up of expired records;
 - :mod:`.common`       the database clock, the row lock and seat helpers.
 
-Every writer locks the match row, checks what it expects (status, version, seat), applies
+Every writer locks the match row (or, :mod:`.optimistic`, writes only if the version it read
+is still the match's), checks what it expects (status, version, seat), applies
 through the engine, appends events, bumps the version, sets deadlines and queues follow-up work
 on commit. Errors are :class:`fibserver.errors.AppError`.
 """
@@ -44,11 +47,13 @@ from .lobby import (
     match_leave,
     match_start,
 )
+from .optimistic import action_submit_optimistic
 from .rebuild import stats_rebuild
 from .results import match_record_results
 
 __all__ = [
     "action_submit",
+    "action_submit_optimistic",
     "bot_act",
     "db_now",
     "deadline_expire",

@@ -21,7 +21,7 @@ from fibserver.errors import (
     StaleVersion,
 )
 
-from ..engine.core import IllegalAction, Rules, canonical_json
+from ..engine.core import IllegalAction, Rules, Step, canonical_json
 from ..models import IdempotencyRecord, Match, Seat
 from .common import MatchId, engine_state, locked, require_seat, rules_for, seats_of
 from .step import commit_step
@@ -62,12 +62,9 @@ def action_submit(
                 return stored
         seats = seats_of(match)
         rules = rules_for(match)
-        state = engine_state(match, rules) if match.status == Match.Status.ACTIVE else None
-        own = _acting_seat(match, seats, user, seat, expected_version, rules, state)
-        try:
-            step = rules.apply(state, own.position, action)
-        except IllegalAction as error:
-            raise IllegalActionError(error.reason) from None
+        own, state, step = check_and_apply(
+            match, seats, rules, user, seat, expected_version, action
+        )
         back: dict[int, set[str]] = {}
         if own.away or own.timeouts:
             own.away, own.timeouts = False, 0  # the player is back
@@ -88,6 +85,26 @@ def action_submit(
             _store_answer(user, idempotency_key, digest, match, 200, body)
             return 200, body
     return 200, _render(render, match, own.position, seats)
+
+
+def check_and_apply(
+    match: Match,
+    seats: list[Seat],
+    rules: Rules[Any],
+    user: User,
+    seat: int | None,
+    expected_version: int | None,
+    action: Any,
+) -> tuple[Seat, Any, Step]:
+    """The caller's acting seat, the engine state and the step the action makes of it, or the
+    error that refuses it (:func:`_acting_seat`, then the rules). Nothing is written."""
+    state = engine_state(match, rules) if match.status == Match.Status.ACTIVE else None
+    own = _acting_seat(match, seats, user, seat, expected_version, rules, state)
+    try:
+        step = rules.apply(state, own.position, action)
+    except IllegalAction as error:
+        raise IllegalActionError(error.reason) from None
+    return own, state, step
 
 
 def _render(render: Render | None, match: Match, position: int, seats: list[Seat]) -> Any:

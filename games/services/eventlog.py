@@ -5,11 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
-
 from ..engine.core import Action, Step
 from ..engine.core import Event as EngineEvent
 from ..models import Event, Match
+from .sink import ORM, Sink
 
 
 def append_events(
@@ -20,6 +19,7 @@ def append_events(
     action: Action | None,
     by_bot: bool,
     deadline: datetime | None = None,
+    sink: Sink = ORM,
 ) -> None:
     """One INSERT for all events of a step; the first row also keeps the action and chance
     (a step the engine reported nothing for still gets one row, so no action is ever lost)."""
@@ -44,9 +44,9 @@ def append_events(
                 deadline=deadline if first else None,
             )
         )
-    Event.objects.bulk_create(rows)
+    sink.events(rows)
     version, match_pk = match.version, match.pk
-    transaction.on_commit(lambda: _publish(match_pk, version))
+    sink.on_commit(lambda: _publish(match_pk, version))
 
 
 def _publish(match_id: Any, version: int) -> None:

@@ -7,8 +7,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
-
 from ..engine.core import Action, Rules, Step
 from ..models import Match, Seat
 from ..timecontrol import TIME_CONTROLS
@@ -16,6 +14,7 @@ from . import schedule
 from .common import bump, clock_of, seats_of
 from .eventlog import append_events
 from .finisher import match_finish
+from .sink import ORM, Sink
 
 
 def commit_step(
@@ -30,6 +29,7 @@ def commit_step(
     seats: list[Seat],
     deadline: datetime | None = None,
     seat_changes: dict[int, set[str]] | None = None,
+    sink: Sink = ORM,
 ) -> None:
     """Store one applied step: version, state, events, deadlines; the finisher if it ended.
 
@@ -40,7 +40,11 @@ def commit_step(
 
     ``seat_changes`` (position -> field names) are the caller's own changes to ``seats``, not
     yet saved: they are written with this step's seat bookkeeping, in one statement. The match
-    row is written with only the columns a step changes (all of them when it ends)."""
+    row is written with only the columns a step changes (all of them when it ends).
+
+    ``sink`` receives the writes and the work queued on commit: the ORM (the default: each
+    write at once, inside the caller's transaction) or a :class:`.sink.Batch` that writes the
+    whole step in one statement (the optimistic move, :mod:`.optimistic`)."""
     changes: dict[int, set[str]] = {p: set(f) for p, f in (seat_changes or {}).items()}
     acting = seats[actor]
     if acting.last_by_bot != by_bot and not acting.is_bot:
@@ -58,13 +62,17 @@ def commit_step(
         fields.append("takeover_stats")
     bump(match)
     match.state = rules.to_json(step.state)
-    append_events(match, step, actor=actor, action=action, by_bot=by_bot, deadline=deadline)
+    append_events(
+        match, step, actor=actor, action=action, by_bot=by_bot, deadline=deadline, sink=sink
+    )
     status = match.status
-    after_change(match, step.state, rules, actor=actor, seats=seats, seat_changes=changes)
+    after_change(
+        match, step.state, rules, actor=actor, seats=seats, seat_changes=changes, sink=sink
+    )
     if match.status != status:
-        match.save()  # the finisher changed more: write the whole row
+        sink.match(match, None)  # the finisher changed more: write the whole row
     else:
-        match.save(update_fields=fields)
+        sink.match(match, fields)
 
 
 def save_seats(seats: list[Seat], changes: dict[int, set[str]]) -> None:
@@ -90,6 +98,7 @@ def after_change(
     actor: int | None = None,
     seats: list[Seat] | None = None,
     seat_changes: dict[int, set[str]] | None = None,
+    sink: Sink = ORM,
 ) -> None:
     """Deadlines and must-act markers after every change; the finisher when it is over.
 
@@ -99,6 +108,7 @@ def after_change(
     the one read with the row lock when the caller asked for it (``locked(clock=True)``)."""
     changes = seat_changes if seat_changes is not None else {}
     if rules.is_over(state):
+        sink.finishing()
         seats = seats if seats is not None else seats_of(match)
         save_seats(seats, changes)
         match_finish(match=match, reason="completed", state=state)
@@ -126,11 +136,11 @@ def after_change(
         if seat.must_act != must or seat.deadline != deadline:
             seat.must_act, seat.deadline = must, deadline
             changes.setdefault(seat.position, set()).update(("must_act", "deadline"))
-    save_seats(all_seats, changes)
+    sink.seats(all_seats, changes)
     new_deadline = earliest != match.deadline
     match.deadline = earliest
     match_pk, version = match.pk, match.version
     if needs_bot:
-        transaction.on_commit(lambda: schedule.bots(match_pk, version))
+        sink.on_commit(lambda: schedule.bots(match_pk, version))
     if earliest is not None and new_deadline:
-        transaction.on_commit(lambda: schedule.deadline(match_pk, version, earliest))
+        sink.on_commit(lambda: schedule.deadline(match_pk, version, earliest))

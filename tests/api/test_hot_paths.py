@@ -116,22 +116,40 @@ def move_queries(player: Player, match_id: str, view: dict, **headers: str) -> l
     return [q["sql"] for q in queries]
 
 
-def test_a_move_costs_a_bounded_number_of_statements():
-    """Lock (with the clock), seats, one events INSERT, one seats UPDATE, one UPDATE of the
-    changed match columns, commit; then the view's recent events after the commit. A token
-    seen before is not looked up again; no health check."""
+def test_a_move_costs_two_statements():
+    """PostgreSQL: one read (the match, the database clock, the seats with their players and
+    the recent events) and one write (the conditional UPDATE of the changed match columns with
+    the events INSERT and the seats UPDATE hanging on it), each its own transaction: no BEGIN
+    or COMMIT round trips, no row lock, no re-read for the answer. A token seen before is not
+    looked up again; no health check. SQLite takes the locked path (its write transactions are
+    IMMEDIATE, so the whole database is the lock, and Django leaves FOR UPDATE out)."""
     a, b, view = two_player_match()
     player, current = mover([a, b], view["id"])
     sql = move_queries(player, view["id"], current)
-    assert len(sql) <= 8, sql
-    # PostgreSQL locks the match row; SQLite has no row locks (its write transactions are
-    # IMMEDIATE, so the whole database is the lock) and Django leaves FOR UPDATE out there.
-    assert sum("FOR UPDATE" in q for q in sql) == (1 if connection.vendor == "postgresql" else 0)
-    assert sum(q.startswith("UPDATE") for q in sql) <= 2
     assert not any("authtoken_token" in q or q.strip() == "SELECT 1" for q in sql), sql
-    assert not any("clock_timestamp" in q and "FOR UPDATE" not in q for q in sql), sql
-    match_update = next(q for q in sql if q.startswith('UPDATE "games_match"'))
+    if connection.vendor != "postgresql":
+        assert len(sql) <= 8 and not any("FOR UPDATE" in q for q in sql), sql
+        return
+    assert len(sql) == 2, sql
+    read, write = sql
+    assert read.startswith("SELECT") and "clock_timestamp()" in read, read
+    assert '"games_seat"' in read and '"games_event"' in read and "FOR UPDATE" not in read
+    assert write.startswith('WITH m AS (UPDATE "games_match" SET '), write
+    assert '"version" = ' in write.split("WHERE", 1)[1].split("RETURNING")[0]
+    assert 'INSERT INTO "games_event"' in write and 'UPDATE "games_seat"' in write
+    match_update = write.split("RETURNING")[0]
     assert '"invite_code" =' not in match_update and '"seed" =' not in match_update
+
+
+def test_a_move_with_an_idempotency_key_takes_the_row_lock():
+    """Its stored answer must commit with the move: the locked path, in one transaction."""
+    a, b, view = two_player_match()
+    player, current = mover([a, b], view["id"])
+    sql = move_queries(player, view["id"], current, HTTP_IDEMPOTENCY_KEY="k-1")
+    assert len(sql) <= 12, sql
+    assert sum("FOR UPDATE" in q for q in sql) == (1 if connection.vendor == "postgresql" else 0)
+    assert sum('INSERT INTO "games_idempotencyrecord"' in q for q in sql) == 1
+    assert not any("authtoken_token" in q or q.strip() == "SELECT 1" for q in sql), sql
 
 
 def test_a_view_costs_a_bounded_number_of_statements():

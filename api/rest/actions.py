@@ -1,0 +1,126 @@
+"""``POST /api/matches/{id}/actions/``: the move, as a plain Django view (issue 16).
+
+It answers exactly what its documented DRF twin (``matches.ActionView``, which the OpenAPI
+schema is generated from) answers — the same bodies, statuses, headers and errors, checked in
+the same order: authentication, permission, throttle, body, action, ``Idempotency-Key``,
+``seat``, then the service — without DRF's per-request machinery (request wrapping, content
+negotiation, the authentication and permission class loop), and the move itself goes through
+``services.action_submit_optimistic`` (one read and one conditional write).
+
+It serves the plain case: a ``POST`` with a token (``Authorization: Bearer …`` or ``Token …``)
+that is valid, a JSON body (or none), JSON accepted. Everything else — another method, no
+token, a session, a token that fails, another content type, an ``Accept`` or ``?format=``
+that asks for something else — is handed to the DRF twin, which answers it as it always has.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions
+from rest_framework.authentication import get_authorization_header
+
+from api.authentication import CachedTokenAuthentication
+from api.errors import exception_handler
+from api.throttling import AtomicScopedRateThrottle
+from games import selectors, services
+
+from . import serializers as s
+from .matches import ActionView, idempotency_key, seat_param
+from .parsers import LimitedJSONParser
+from .renderers import OrjsonRenderer
+
+_twin = ActionView.as_view()
+_renderer = OrjsonRenderer()
+_parser = LimitedJSONParser()
+_tokens = CachedTokenAuthentication()
+_throttled = SimpleNamespace(throttle_scope=ActionView.throttle_scope)
+
+#: What DRF's content negotiation answers with the JSON renderer without looking further.
+PLAIN_ACCEPT = {None, "", "*/*", "application/json"}
+
+
+def _token_user(request: HttpRequest) -> Any:
+    """The active user of the request's token, or ``None`` when DRF must judge the request
+    (no token, a malformed header, a token that is not valid: DRF's own 401s)."""
+    auth = get_authorization_header(request).split()
+    if len(auth) != 2 or auth[0].lower() not in (b"bearer", b"token"):
+        return None
+    try:
+        user, _token = _tokens.authenticate_credentials(auth[1].decode())
+    except (UnicodeError, exceptions.AuthenticationFailed):
+        return None
+    return user
+
+
+def _is_plain(request: HttpRequest) -> bool:
+    if request.method != "POST" or "format" in request.GET:
+        return False
+    if request.META.get("HTTP_ACCEPT") not in PLAIN_ACCEPT:
+        return False
+    media = request.META.get("CONTENT_TYPE", "").split(";", 1)[0].strip().lower()
+    return media == "application/json"
+
+
+def _headers(response: HttpResponse) -> HttpResponse:
+    """The headers DRF's ``finalize_response`` gives every answer of the twin."""
+    response["Allow"] = "POST, OPTIONS"
+    if len(ActionView.renderer_classes) > 1:
+        response["Vary"] = "Accept"
+    return response
+
+
+def _json(data: Any, status: int) -> HttpResponse:
+    return _headers(
+        HttpResponse(_renderer.render(data), status=status, content_type="application/json")
+    )
+
+
+def _body(request: HttpRequest) -> Any:
+    """``request.data`` as DRF reads it: no stream without a ``Content-Length`` (``{}``)."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length == 0:
+        return {}
+    return _parser.parse(request, "application/json", {"request": request})
+
+
+@csrf_exempt
+def match_actions(request: HttpRequest, match_id: str) -> HttpResponse:
+    user = _token_user(request) if _is_plain(request) else None
+    if user is None:
+        return _twin(request, match_id=match_id)  # type: ignore[no-any-return]
+    request.user = user
+    try:
+        throttle = AtomicScopedRateThrottle()
+        if not throttle.allow_request(request, _throttled):
+            raise exceptions.Throttled(wait=throttle.wait())
+        action, expected = s.validate_action(_body(request))
+        key = idempotency_key(request.headers.get("Idempotency-Key"))
+        code, payload = services.action_submit_optimistic(
+            match_id=match_id,
+            user=user,
+            action=action,
+            expected_version=expected,
+            seat=seat_param(request),
+            idempotency_key=key,
+            render=lambda match, seat, seats: selectors.match_view(match, user, seat, seats),
+            render_stored=lambda match, seat, seats, events, state: selectors.match_view_stored(
+                match, user, seat, seats, events, state
+            ),
+        )
+    except Exception as exc:
+        answer = exception_handler(exc, {"request": request, "view": None})
+        if answer is None:
+            raise
+        response = _json(answer.data, answer.status_code)
+        for name, value in answer.items():
+            if name.lower() != "content-type":
+                response[name] = value
+        return response
+    return _json(payload, code)
