@@ -12,6 +12,8 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from rest_framework.authentication import TokenAuthentication
 
+from api import rediscache
+
 #: How long a token's user is kept in the shared cache (seconds). Every change that could
 #: make a cached entry wrong — the token deleted (logout, ``token_revoke``, an account deleted)
 #: or its user saved (deactivated, renamed, upgraded) — deletes the entry at once
@@ -33,7 +35,7 @@ class CachedTokenAuthentication(TokenAuthentication):
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         name = token_cache_key(key)
-        found = cache.get(name)
+        found = rediscache.get(name)
         if found is not None:
             return found  # type: ignore[no-any-return]
         user, token = super().authenticate_credentials(key)

@@ -21,6 +21,8 @@ from typing import Any
 from django.core.cache import cache
 from rest_framework.throttling import ScopedRateThrottle
 
+from api import rediscache
+
 #: KEYS[1] the history; ARGV: now, duration (s), allowed requests. Drops the entries older than
 #: the duration (the oldest are at the tail), refuses when as many as allowed remain, else
 #: records now. Returns {allowed (0/1), entries after, the oldest entry}.
@@ -52,10 +54,7 @@ def _script(client: Any) -> Any:
 
 def redis_client() -> Any:
     """The default cache's Redis client, or ``None`` when the cache is not Redis."""
-    inner = getattr(cache, "_cache", None)
-    if inner is None or not hasattr(inner, "get_client"):
-        return None
-    return inner.get_client(None, write=True)
+    return rediscache.client()
 
 
 class AtomicScopedRateThrottle(ScopedRateThrottle):

@@ -11,9 +11,9 @@ import hashlib
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -92,7 +92,18 @@ def _choose_seat(match: Match, mine: list[int], requested: int | None, state: An
     return mine[0]
 
 
-def event_for_seat(event: Event, seat: int | None) -> dict[str, Any]:
+class EventRow(Protocol):
+    """What a view reads of a log row: an :class:`Event`, or a row a move has just stored."""
+
+    seq: int
+    version: int
+    type: str
+    public: Any
+    private: Any
+    by_bot: bool
+
+
+def event_for_seat(event: EventRow, seat: int | None) -> dict[str, Any]:
     """One log row as ``seat`` may see it (the engine's one redaction rule), with its sequence
     number and version: a seat that may not see a part still gets the number, so no gaps."""
     out: dict[str, Any] = {
@@ -236,7 +247,7 @@ def match_read_tagged(
 
 
 def match_view_stored(
-    match: Match, user: Caller, seat: int, seats: list[Seat], events: list[Event], state: Any
+    match: Match, user: Caller, seat: int, seats: list[Seat], events: list[EventRow], state: Any
 ) -> dict[str, Any]:
     """:func:`match_view` of a move just stored by ``services.action_submit_optimistic``, from
     the rows it stored — the match, its seats with their users, the recent events (the last
@@ -258,7 +269,7 @@ def _view(
     user: Caller,
     seat: int | None,
     seats: list[Seat] | None,
-    events: list[Event] | None = None,
+    events: Sequence[EventRow] | None = None,
     state: Any = None,
 ) -> dict[str, Any]:
     if seats is None:

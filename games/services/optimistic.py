@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -32,7 +33,7 @@ from accounts.models import User
 from fibserver.errors import NotFound
 
 from ..engine.core import Rules
-from ..models import Event, Match, Seat
+from ..models import Match, Seat
 from .actions import Render, action_submit, check_and_apply
 from .common import MatchId, match_pk, rules_for
 from .sink import Batch, NotBatched
@@ -43,7 +44,7 @@ TRIES = 3
 
 #: ``render(match, seat, seats, events, state)``: the answer to an applied move, from the rows
 #: the move stored (``events``: the recent events a view shows) and the new engine state.
-RenderStored = Callable[[Match, int, list[Seat], list[Event], Any], dict[str, Any]]
+RenderStored = Callable[[Match, int, list[Seat], list[Any], Any], dict[str, Any]]
 
 _MATCH_FIELDS = [f for f in Match._meta.concrete_fields]
 _SEAT_FIELDS = [f for f in Seat._meta.concrete_fields]
@@ -76,11 +77,23 @@ def _read_sql() -> str:
 READ_SQL = _read_sql()
 
 
+@dataclass(slots=True)
+class Recent:
+    """A recent log row, as a view reads it (``selectors.EventRow``): no model instance."""
+
+    seq: int
+    version: int
+    type: str
+    public: Any
+    private: Any
+    by_bot: bool
+
+
 def _datetime(value: str | None) -> dt.datetime | None:
     return None if value is None else dt.datetime.fromisoformat(value)
 
 
-def _read(pk: Any) -> tuple[Match, list[Seat], list[Event]] | None:
+def _read(pk: Any) -> tuple[Match, list[Seat], list[Recent]] | None:
     """The match (its ``db_clock`` set, as :func:`.common.locked` sets it), its seats with
     their users and its recent events, from one statement; ``None`` if there is no match."""
     with connection.cursor() as cursor:
@@ -109,12 +122,7 @@ def _read(pk: Any) -> tuple[Match, list[Seat], list[Event]] | None:
             seat.user = None
         seat.match = match
         seats.append(seat)
-    events = [
-        Event(
-            match=match, seq=e[0], version=e[1], type=e[2], public=e[3], private=e[4], by_bot=e[5]
-        )
-        for e in orjson.loads(row[n + 2] or "[]")
-    ]
+    events = [Recent(*e) for e in orjson.loads(row[n + 2] or "[]")]
     return match, seats, events
 
 
@@ -189,7 +197,7 @@ def _answer(
     match: Match,
     position: int,
     seats: list[Seat],
-    recent: list[Event],
+    recent: list[Recent],
     batch: Batch,
     rules: Rules[Any],
     state: Any,
@@ -198,5 +206,6 @@ def _answer(
     if render_stored is None:
         return {"version": match.version}
     first = match.last_seq - settings.FIBSERVER["RECENT_EVENTS"]
-    events = [e for e in [*recent, *batch.rows] if e.seq > first]
+    events: list[Any] = [e for e in recent if e.seq > first]
+    events += [e for e in batch.rows if e.seq > first]
     return render_stored(match, position, seats, events, state)

@@ -160,6 +160,12 @@ def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
     return field
 
 
+_casts: dict[Any, str] = {}
+
+
 def _param(field: Any) -> str:
     """A placeholder with the column's type, so a ``VALUES`` list knows what it holds."""
-    return f"%s::{field.cast_db_type(connection)}"
+    found = _casts.get(field)
+    if found is None:
+        found = _casts[field] = f"%s::{field.cast_db_type(connection)}"
+    return found
