@@ -61,6 +61,10 @@ class Match(models.Model):
     state = models.JSONField(null=True, blank=True, editable=False)
     #: The earliest pending decision deadline (for the sweep), null when none.
     deadline = models.DateTimeField(null=True, blank=True)
+    #: When the deadline timer last sent for this match fires (null: none sent). A step sends
+    #: a new timer only when none fires at or before its deadline, and a timer that fires
+    #: stale sends the next one (``services.schedule.timer_needed``, ``deadline_expire``).
+    timer_at = models.DateTimeField(null=True, blank=True, editable=False)
     placements = models.JSONField(null=True, blank=True)
     #: Bluff statistics of each seat's own decisions (revealed at the end).
     stats = models.JSONField(null=True, blank=True)

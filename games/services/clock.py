@@ -79,7 +79,8 @@ def deadline_expire(
 ) -> int:
     """Every overdue decision of a match is taken by a bot for its seat (one decision each).
 
-    ``expected_version`` is the version the timer was set for (a stale timer does nothing);
+    ``expected_version`` is the version the timer was set for (a stale timer takes nothing; it
+    sends the match's next timer if none is armed, :func:`_rearm`);
     the sweep passes none and ``skip_locked`` so that it never waits behind a player's move.
     After ``AWAY_AFTER_TIMEOUTS`` consecutive time-outs a seat is marked away and the bot keeps
     playing for it until the player acts again. Returns the decisions taken."""
@@ -89,6 +90,7 @@ def deadline_expire(
         if match is None or match.status != Match.Status.ACTIVE:
             return 0
         if expected_version is not None and match.version != expected_version:
+            _rearm(match)
             return 0
         now = db_now()
         rules = rules_for(match)
@@ -110,6 +112,20 @@ def deadline_expire(
             state = take_over(match, rules, state, seat, seats=seats, deadline=seat.deadline)
             taken += 1
         return taken
+
+
+def _rearm(match: Match) -> None:
+    """A stale timer takes nothing (the decision it was set for has been taken) but sends the
+    match's next timer, for the deadline it finds, unless one is already to fire before it
+    (``schedule.timer_needed``): steps send a timer only when none is armed. The caller holds
+    the row lock; nothing else changes, not even the version."""
+    at = match.deadline
+    if at is None or not schedule.timer_needed(at, match.timer_at, db_now()):
+        return
+    match.timer_at = at
+    match.save(update_fields=["timer_at"])
+    match_pk, version = match.pk, match.version
+    transaction.on_commit(lambda: schedule.deadline(match_pk, version, at))
 
 
 def deadlines_sweep(*, limit: int = 200) -> int:

@@ -107,9 +107,26 @@ def _drain_bots(match_id: MatchId) -> None:
         _inline.draining = False
 
 
+def timer_needed(at: datetime, armed: datetime | None, now: datetime) -> bool:
+    """Whether a deadline at ``at`` needs a timer of its own, the match's last timer firing at
+    ``armed``: only with Celery (without it the sweep is the timer), only when ``at`` is near
+    enough for a broker to hold it (long ``async`` deadlines are left to the sweep), and only
+    when no timer is still to fire at or before ``at``.
+
+    One timer per match is enough: deadlines only move later while a match is played (each is
+    the time of a decision plus the seconds per decision), and a timer that finds the match
+    moved on sends the next one for the deadline it finds (``services.deadline_expire``). So a
+    live match sends a timer about once per deadline period rather than once per move; a timer
+    that is lost is the sweep's, as before."""
+    if mode() != "celery":
+        return False
+    if (at - now).total_seconds() > settings.FIBSERVER["DEADLINE_TIMER_HORIZON_SECONDS"]:
+        return False
+    return armed is None or armed <= now or armed > at
+
+
 def deadline(match_id: MatchId, version: int, at: datetime) -> None:
-    """A precise timer for a new deadline, when it is near enough for a broker to hold it
-    (long ``async`` deadlines are left to the sweep). Without Celery the sweep is the timer."""
+    """The precise timer of a deadline (sent when :func:`timer_needed` said so)."""
     if mode() != "celery":
         return
     horizon = settings.FIBSERVER["DEADLINE_TIMER_HORIZON_SECONDS"]

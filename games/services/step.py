@@ -66,13 +66,14 @@ def commit_step(
         match, step, actor=actor, action=action, by_bot=by_bot, deadline=deadline, sink=sink
     )
     status = match.status
+    armed = match.timer_at
     after_change(
         match, step.state, rules, actor=actor, seats=seats, seat_changes=changes, sink=sink
     )
     if match.status != status:
         sink.match(match, None)  # the finisher changed more: write the whole row
     else:
-        sink.match(match, fields)
+        sink.match(match, [*fields, "timer_at"] if match.timer_at != armed else fields)
 
 
 def save_seats(seats: list[Seat], changes: dict[int, set[str]]) -> None:
@@ -142,5 +143,10 @@ def after_change(
     match_pk, version = match.pk, match.version
     if needs_bot:
         sink.on_commit(lambda: schedule.bots(match_pk, version))
-    if earliest is not None and new_deadline:
+    if (
+        earliest is not None
+        and new_deadline
+        and schedule.timer_needed(earliest, match.timer_at, now or clock_of(match))
+    ):
+        match.timer_at = earliest
         sink.on_commit(lambda: schedule.deadline(match_pk, version, earliest))
