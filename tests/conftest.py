@@ -19,7 +19,7 @@ from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
 hypothesis_settings.register_profile("ci", max_examples=100, deadline=None)
-hypothesis_settings.register_profile("dev", max_examples=50, deadline=None)
+hypothesis_settings.register_profile("dev", max_examples=25, deadline=None)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 

@@ -56,14 +56,15 @@ def fits(response: Any, path: str, method: str = "get") -> Any:
 # --- Whole matches -------------------------------------------------------------------------
 
 #: One short match per game and variant: (game, seats, options, seats the human plays).
+#: The variants beyond one match per game are in the slow tier (CI runs them).
 MATCHES = [
     ("fabfib", 3, {"life": 3}),
     ("fibber", 2, {"max_plays": 50}),
-    ("fibber", 3, {"variant": "easy"}),
+    pytest.param("fibber", 3, {"variant": "easy"}, marks=pytest.mark.slow),
     ("fibbers_dice", 3, {"points": 1}),
     ("skull", 3, {}),
-    ("skull", 7, {"two_sets": True}),
-    ("skull", 4, {"two_tribes": True}),
+    pytest.param("skull", 7, {"two_sets": True}, marks=pytest.mark.slow),
+    pytest.param("skull", 4, {"two_tribes": True}, marks=pytest.mark.slow),
 ]
 
 

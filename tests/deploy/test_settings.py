@@ -69,6 +69,7 @@ def test_production_settings_accept_a_real_secret_key(monkeypatch):
     assert production.DEBUG is False
 
 
+@pytest.mark.slow  # a process per case running `check --deploy`
 @pytest.mark.parametrize(
     "env",
     [

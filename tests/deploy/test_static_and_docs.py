@@ -26,6 +26,7 @@ def probe(tmp_path_factory) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow  # uses the production probe (collectstatic and a start-up)
 def test_the_admin_is_styled_with_debug_off(probe):
     assert probe["debug"] is False
     css = probe["assets"]["/static/admin/css/base.css"]
@@ -35,6 +36,7 @@ def test_the_admin_is_styled_with_debug_off(probe):
     assert any(ref.startswith("/static/admin/css/base.") for ref in login["refs"])
 
 
+@pytest.mark.slow  # uses the production probe (collectstatic and a start-up)
 @pytest.mark.parametrize("page", ["/api/docs/", "/api/redoc/"])
 def test_the_api_docs_use_only_local_assets_and_they_are_served(probe, page):
     answer = probe["pages"][page]
@@ -47,12 +49,14 @@ def test_the_api_docs_use_only_local_assets_and_they_are_served(probe, page):
         assert probe["assets"][ref]["size"] > 0
 
 
+@pytest.mark.slow  # uses the production probe (collectstatic and a start-up)
 def test_swagger_ui_loads_its_bundle_and_style(probe):
     refs = probe["pages"]["/api/docs/"]["refs"]
     assert any("swagger-ui-bundle" in ref for ref in refs)
     assert any("swagger-ui" in ref and ".css" in ref for ref in refs)
 
 
+@pytest.mark.slow  # uses the production probe (collectstatic and a start-up)
 def test_redoc_loads_its_bundle(probe):
     assert any("redoc.standalone" in ref for ref in probe["pages"]["/api/redoc/"]["refs"])
 
@@ -106,6 +110,7 @@ def test_a_process_builds_and_renders_the_schema_once(client, monkeypatch):
     assert json.loads(answers[3].content)["openapi"].startswith("3.")
 
 
+@pytest.mark.slow  # uses the production probe (collectstatic and a start-up)
 def test_the_api_renders_json_only_in_production(probe):
     """No browsable HTML API in production: a browser asking for HTML gets JSON too."""
     assert probe["renderers"] == ["api.rest.renderers.OrjsonRenderer"]  # JSON, via orjson

@@ -40,6 +40,7 @@ def gql_code(client, endpoint: str, match_id: str, view: dict) -> str | None:
     return errors[0]["extensions"]["code"] if errors else None
 
 
+@pytest.mark.slow  # the same selectors as the REST matrix, which runs in the quick loop
 @pytest.mark.parametrize(("kind", "visibility", "endpoint", "role", "expected"), CASES)
 def test_authorization_matrix_through_graphql(kind, visibility, endpoint, role, expected):
     match_id, clients, view = match_for(kind, visibility)

@@ -101,6 +101,7 @@ def bodies(match: Any, user: Any) -> list[str]:
     return [t.replace(match_id, "MATCH").replace(match.invite_code, "CODE") for t in text]
 
 
+@pytest.mark.slow  # the REST and engine no-leak properties run in the quick loop
 @pytest.mark.parametrize("rules", registry.all_rules(), ids=lambda r: r.game_id)
 @EXAMPLES
 @given(steps=st.integers(0, 40), pick=st.randoms(use_true_random=False))

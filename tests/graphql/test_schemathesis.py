@@ -95,6 +95,7 @@ def seated(transactional_db):
     return match["id"], players[0].token
 
 
+@pytest.mark.slow  # a fuzz of every operation, like the REST one: CI runs it, the quick loop not
 @pytest.mark.parametrize("operation", OPERATIONS, ids=lambda op: op.label)
 def test_graphql_never_fails_with_a_server_error(operation, seated):
     _match_id, token = seated

@@ -10,6 +10,7 @@ from .driver import api, create_match, sign_in
 pytest.importorskip("playwright")
 
 
+@pytest.mark.slow  # a whole browser session: CI runs it, the quick loop does not
 def test_a_guest_upgrades_logs_in_again_and_finds_the_waiting_match_in_my_turns(
     new_page, play_server
 ):

@@ -15,6 +15,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Error as PlaywrightError
 
 
+@pytest.mark.slow  # a whole browser session: CI runs it, the quick loop does not
 def test_two_people_play_a_live_match_through_the_invite_link_and_the_bot_takes_a_timeout(
     new_page, play_server
 ):

@@ -10,6 +10,7 @@ from .driver import api, create_match, sign_in
 pytest.importorskip("playwright")
 
 
+@pytest.mark.slow  # a whole browser session: CI runs it, the quick loop does not
 def test_a_friend_joins_from_open_tables_a_bot_is_added_and_the_creator_starts(
     new_page, play_server
 ):

@@ -23,7 +23,14 @@ SOLO = [
         id="fibber",
         marks=pytest.mark.slow,
     ),
-    pytest.param("fibbers_dice", 3, {"points": 2}, ["strong", "random"], id="fibbers_dice"),
+    pytest.param(
+        "fibbers_dice",
+        3,
+        {"points": 2},
+        ["strong", "random"],
+        id="fibbers_dice",
+        marks=pytest.mark.slow,
+    ),
     pytest.param("skull", 3, {}, ["basic", "random"], id="skull", marks=pytest.mark.slow),
 ]
 # The variants: Fibber's easy rules, Skull's two tribes (one person plays two seats; the page
