@@ -23,7 +23,7 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
 
-from api.authentication import CachedTokenAuthentication
+from api.authentication import CachedTokenAuthentication, remember_token
 from api.errors import exception_handler
 from api.throttling import AtomicScopedRateThrottle
 from games import selectors, services
@@ -43,17 +43,29 @@ _throttled = SimpleNamespace(throttle_scope=ActionView.throttle_scope)
 PLAIN_ACCEPT = {None, "", "*/*", "application/json"}
 
 
-def _token_user(request: HttpRequest) -> Any:
-    """The active user of the request's token, or ``None`` when DRF must judge the request
-    (no token, a malformed header, a token that is not valid: DRF's own 401s)."""
+def _caller(request: HttpRequest) -> tuple[Any, AtomicScopedRateThrottle, bool | None]:
+    """The active user of the request's token (``None`` when DRF must judge the request: no
+    token, a malformed header, a token that is not valid — DRF's own 401s), the throttle, and
+    whether it lets the move through: checked with the token in one Redis round trip when the
+    token is cached (``None``: still to ask)."""
+    throttle = AtomicScopedRateThrottle()
     auth = get_authorization_header(request).split()
     if len(auth) != 2 or auth[0].lower() not in (b"bearer", b"token"):
-        return None
+        return None, throttle, None
     try:
-        user, _token = _tokens.authenticate_credentials(auth[1].decode())
-    except (UnicodeError, exceptions.AuthenticationFailed):
-        return None
-    return user
+        key = auth[1].decode()
+    except UnicodeError:
+        return None, throttle, None
+    cached = throttle.allow_token(_throttled.throttle_scope, key)
+    if cached is not None:
+        (user, _token), allowed = cached
+        return user, throttle, allowed
+    try:
+        user, token = _tokens.authenticate_credentials(key)
+    except exceptions.AuthenticationFailed:
+        return None, throttle, None
+    remember_token(key, user, token)  # both keys, if only the older one was cached
+    return user, throttle, None
 
 
 def _is_plain(request: HttpRequest) -> bool:
@@ -92,13 +104,14 @@ def _body(request: HttpRequest) -> Any:
 
 @csrf_exempt
 def match_actions(request: HttpRequest, match_id: str) -> HttpResponse:
-    user = _token_user(request) if _is_plain(request) else None
-    if user is None:
+    user, throttle, allowed = _caller(request) if _is_plain(request) else (None, None, None)
+    if user is None or throttle is None:
         return _twin(request, match_id=match_id)  # type: ignore[no-any-return]
     request.user = user
     try:
-        throttle = AtomicScopedRateThrottle()
-        if not throttle.allow_request(request, _throttled):
+        if allowed is None:
+            allowed = throttle.allow_request(request, _throttled)
+        if not allowed:
             raise exceptions.Throttled(wait=throttle.wait())
         action, expected = s.validate_action(_body(request))
         key = idempotency_key(request.headers.get("Idempotency-Key"))

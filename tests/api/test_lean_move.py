@@ -13,6 +13,7 @@ from django.db.models import F
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
+from api import rediscache
 from api.throttling import AtomicScopedRateThrottle, redis_client
 from games import services
 from games.engine.bots import random_action
@@ -307,3 +308,20 @@ def test_the_atomic_throttle_counts_like_drfs(monkeypatch):
     assert throttle().allow_request(other, view)
     key = AtomicScopedRateThrottle.cache_format % {"scope": "actions", "ident": player.user.pk}
     assert 0 < redis_client().ttl(cache.make_key(key)) <= 60
+
+
+@pytest.mark.skipif(redis_client() is None, reason="needs Redis (CI sets REDIS_URL)")
+def test_a_cached_token_is_checked_with_the_throttle_and_still_ends_at_logout(monkeypatch):
+    """A cached token and the rate limit in one script: no separate token lookup."""
+    a, b, match_id = two_player_match()
+    mover, _other, view = turn([a, b], match_id)
+    assert mover.act(match_id, {"type": "fly"}).status_code == 400  # the token is cached now
+
+    def no_lookup(name: str) -> None:
+        raise AssertionError(f"looked up {name} apart")
+
+    monkeypatch.setattr(rediscache, "get", no_lookup)
+    assert mover.act(match_id, legal(view)).status_code == 200
+    monkeypatch.undo()
+    assert mover.post("/api/auth/logout/").status_code in (200, 204)
+    assert_error(mover.act(match_id, legal(view)), 401)
