@@ -197,7 +197,10 @@ class SearchBot:
     # --- Deciding ------------------------------------------------------------------------
 
     def choose(self, view: JSON) -> Action:
-        first = self.prior.choose(view)
+        return self.decide(view, self.prior.choose(view))
+
+    def decide(self, view: JSON, first: Action) -> Action:
+        """Search the decision, ``first`` (the prior's choice) being the one to beat."""
         worth = self.adapter.worth
         if worth is not None and not worth(view):
             return first
@@ -205,6 +208,13 @@ class SearchBot:
         if len(candidates) < 2:
             return first
         return self.search(view, candidates)
+
+    def sample_state(self, view: JSON, rng: random.Random) -> Any:
+        """One complete state for the search: ``Rules.determinize`` (uniform over the hidden
+        information the view allows). A game's expert may draw from a belief instead (the
+        hidden information weighed by what the opponents' actions say about it), from the
+        view and ``rng`` alone as well."""
+        return self.rules.determinize(view, rng)
 
     def search(self, view: JSON, candidates: list[Action]) -> Action:
         budget, rules, seat = self.budget, self.rules, view["seat"]
@@ -214,7 +224,7 @@ class SearchBot:
         steps = 0
         for done in range(1, budget.samples + 1):
             sample_seed, stream = self.rng.getrandbits(64), self.rng.getrandbits(64)
-            base = rules.determinize(view, random.Random(sample_seed))
+            base = self.sample_state(view, random.Random(sample_seed))
             row = []
             for action in candidates:
                 value, used = self.rollout(rules.clone(base), seat, action, stream)

@@ -1,26 +1,168 @@
-"""Fab Fib ``expert``: determinized rollouts to the end of the round
-(games/engine/search.py); a seat's score is its life."""
+"""Fab Fib ``expert``: exact play against the strong bots it meets (games/engine/fabfib/belief.py).
+
+* **Claiming.** The next seat's answer to any claim is worked out before claiming (the strong
+  bot answers from the public record alone while the round has not come round to it): the
+  expert claims the truth when its hand beats the standing claim; otherwise, before its
+  exchange, it picks the exchange (or none) that loses least, a loss being no true claim
+  after the exchange *and* no bluff the next seat would accept after that many exchanged
+  cards; after it, it claims a bluff the next seat accepts, the highest such one below 998.
+* **Answering.** The hand behind the claim is the strong bot's policy run along the claims of
+  the round (a forward filter): the chance that the claim is true, and what the hand it would
+  receive is likely to be. It calls when the claim is likelier false than the cost of
+  accepting warrants (accepting loses when no true claim follows the exchange and no bluff
+  would be accepted).
+* Where the model does not hold (the round has come round to the next seat, which then
+  remembers cards; the claims fit no hand the model allows) it plays as the strong bot.
+
+No search and no sampling: every decision is an exact computation, so it replays exactly and
+costs a few milliseconds. ``searched`` counts the decisions it made itself, ``deviations`` those
+that differ from the strong bot's choice (the ``SearchBot`` counters)."""
 
 from __future__ import annotations
 
-from ..core import JSON
-from ..search import Adapter, Budget, register_expert
+from itertools import combinations
+
+from ..bots import register_bot
+from ..core import JSON, Action
+from ..search import Adapter, Budget, SearchBot
+from .belief import accepted_bluffs, any_accepted, hand_posterior
+from .bots import (
+    CLAIMS,
+    INDEX,
+    StrongBot,
+    beat_hand,
+    can,
+    claim_index,
+    digits_of,
+    draw_probs,
+    made_claims,
+    my_memory,
+    pool_of,
+    reading,
+    results,
+    revealed_in_discard,
+)
 from .rules import FabFib
 
+#: A bluff claim is not pushed this close to the top (999 cannot be accepted).
+CEILING = INDEX[(9, 9, 8)]
 
-def worth(view: JSON) -> bool:
-    """Claims and exchanges, with the hand in front of the seat. Calling or accepting turns on
-    a hand nobody shows, which a uniform sample cannot weigh by what the claim says about it;
-    the strong bot's claim model does, so it decides those."""
-    return view["private"]["hand"] is not None
+
+class FabFibExpert(SearchBot):
+    """Level ``expert`` for Fab Fib."""
+
+    def choose(self, view: JSON) -> Action:
+        first = self.prior.choose(view)
+        action = self.exact(view)
+        if action is None:
+            return first
+        self.searched += 1
+        if action != first:
+            self.deviations += 1
+        return action
+
+    def exact(self, view: JSON) -> Action | None:
+        public = view["public"]
+        me = view["seat"]
+        seats_in_round = {c["seat"] for c in made_claims(public)}
+        if can(view, "claim"):
+            nxt = _next_alive(public, me)
+            if nxt in seats_in_round:
+                return None  # it remembers cards of this round: its answer is not public
+            return self.hold(view)
+        if not can(view, "accept"):
+            return {"type": "call"}
+        return self.respond(view)
+
+    # --- Claiming --------------------------------------------------------------------
+
+    def hold(self, view: JSON) -> Action:
+        public = view["public"]
+        cards = view["private"]["hand"]
+        hand = digits_of(cards)
+        current = claim_index(public["claim"])
+        if INDEX[hand] > current:
+            return {"type": "claim", "value": CLAIMS[INDEX[hand]]}
+        pending = public["claims"][-1].get("exchanged", 0) if public["claims"] else 0
+        if not public["may_exchange"]:
+            return {"type": "claim", "value": self.bluff(view, pending, 0)}
+        known = [c["digit"] for c in cards] + revealed_in_discard(public)
+        mine = my_memory(view)
+        if mine is not None:
+            known += list(mine[0])
+        pool = pool_of(known)
+        safe = {e: any_accepted(view, e, e) for e in range(4)}
+        best: tuple[float, float, int] | None = None
+        choice: list[int] = []
+        for size in (1, 2, 3):
+            probs = draw_probs(pool, size)
+            for positions in combinations(range(3), size):
+                kept = reading([cards[i]["digit"] for i in range(3) if i not in positions])
+                truth = thousand = 0.0
+                for p, result in zip(probs, results(kept), strict=True):
+                    if result > current:
+                        truth += p
+                    elif result == -2:
+                        thousand += p
+                loss = (1 - truth - thousand) * (not safe[size])
+                kept_skulls = sum(cards[i]["skulls"] for i in range(3) if i not in positions)
+                key = (-loss, truth + StrongBot.THOUSAND_VALUE * thousand, -kept_skulls)
+                if best is None or key > best:
+                    best, choice = key, list(positions)
+        assert best is not None
+        if safe[0] and best[0] < 0:
+            return {"type": "claim", "value": self.bluff(view, 0, 0)}
+        return {"type": "exchange", "cards": choice}
+
+    def bluff(self, view: JSON, exchanged: int, discarded: int) -> str:
+        accepted = accepted_bluffs(view, exchanged, discarded)
+        below = [c for c in accepted if INDEX[tuple(int(ch) for ch in c)] < CEILING]
+        if below:
+            return below[-1]
+        if accepted:
+            return accepted[0]
+        return self.prior.bluff(view, claim_index(view["public"]["claim"]))  # type: ignore[attr-defined]
+
+    # --- Answering -------------------------------------------------------------------
+
+    def respond(self, view: JSON) -> Action | None:
+        posterior = hand_posterior(view)
+        if posterior is None:
+            return None
+        dist, p_true = posterior
+        public = view["public"]
+        claim = claim_index(public["claim"])
+        beat = sum(p * beat_hand(hand, claim) for hand, p in dist.items())
+        holder = _as_holder(view)
+        safe = [any_accepted(holder, e, e) for e in (1, 2, 3)]
+        called = 1.0 - sum(safe) / len(safe)
+        call_loss = p_true - (1 - p_true) * StrongBot.OTHERS
+        accept_loss = (1 - beat) * called
+        return {"type": "call"} if call_loss < accept_loss else {"type": "accept"}
+
+
+def _next_alive(public: JSON, seat: int) -> int:
+    out = public["out"]
+    n = len(out)
+    return next((seat + k) % n for k in range(1, n) if not out[(seat + k) % n])
+
+
+def _as_holder(view: JSON) -> JSON:
+    """The view as it would be once this seat accepted (the public record only)."""
+    public = dict(view["public"])
+    public["claims"] = [dict(c) for c in public["claims"]] + [
+        {"seat": view["seat"], "exchanged": 0}
+    ]
+    public.update(phase="claim", holder=view["seat"], responder=None, may_exchange=True)
+    return {**view, "public": public}
 
 
 ADAPTER = Adapter(
     round_of=lambda state: state.round,
     score=lambda rules, state, seat: float(state.life[seat]),
-    worth=worth,
     rollout_level="basic",
     budget=Budget(samples=16, steps=250),
 )
 
-register_expert(FabFib(), ADAPTER)
+_RULES = FabFib()
+register_bot("fabfib", "expert", lambda rng: FabFibExpert(_RULES, ADAPTER, rng))

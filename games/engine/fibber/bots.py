@@ -533,6 +533,17 @@ class StandardMind:
         return [rank, *others, WILD]
 
     def play(self) -> Action:
+        options = self.play_options()
+        best = max(v for v, _ in options)
+        weights = [math.exp((v - best) / TEMPERATURE) for v, _ in options]
+        _, take = self.rng.choices(options, weights=weights)[0]
+        return {"type": "play", "cards": positions(self.hand, take)}
+
+    def play_options(self) -> list[tuple[float, list[int]]]:
+        """Every count this seat could play, as (value, cards of each kind to play): the
+        ``count``-th entry plays ``count`` cards. :meth:`play` picks one by a softmax over the
+        values; ``games/engine/fibber/belief.py`` reads the same weights as the likelihood of
+        a play."""
         public = self.public
         rank = INDEX[public["silver_nose_rank"]]
         hand, mine, me = self.hand, self.mine, self.me
@@ -567,10 +578,7 @@ class StandardMind:
                 called = self.call_chance(count)
                 value = (1 - called) * stood + called * caught_value
             options.append((value, take))
-        best = max(v for v, _ in options)
-        weights = [math.exp((v - best) / TEMPERATURE) for v, _ in options]
-        _, take = self.rng.choices(options, weights=weights)[0]
-        return {"type": "play", "cards": positions(hand, take)}
+        return options
 
     def _ending_play_value(self, count: int, honest: bool, stood: float) -> float:
         """A call of this play ends the match (the Silver Nose is next, or this is the final

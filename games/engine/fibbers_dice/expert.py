@@ -1,37 +1,128 @@
-"""Fibber's Dice ``expert``: determinized rollouts to the end of the sequence
-(games/engine/search.py); a seat's score is its points."""
+"""Fibber's Dice ``expert``: determinized rollouts against the strong bots it plays, with the
+standing announcer's dice drawn from a belief (games/engine/fibbers_dice/belief.py).
+
+The strong bot's opponent models (an honest announcer mixed with an uninformative one, a caller
+with a cutoff) are far from how strong bots really play, and a uniform determinization cannot
+weigh an announcement by what it says about the dice. The expert models its opponents as the
+strong bots they are, with the models each of them has learnt from the public record
+(:class:`Observer` learns them the same way, from this seat's views):
+
+* **Believe or call.** The states searched are uniform samples of the view except for the
+  standing announcer's dice, which are drawn from the posterior P(r) · π(b | r, c), π the
+  strong bot's announcement policy against the table in front of it (belief-weighted
+  determinization). Both answers are played out on the same samples to the end of the
+  sequence (games/engine/search.py), and the strong bot's own answer is kept unless the
+  other is better by more than the margin.
+* **Announce.** Candidates: the strong bot's choices, the truth, and the announcement whose
+  chance of losing the point is lowest against the next seat's exact chance of calling it
+  (:meth:`DiceExpert.exact_announcement`: that seat decides by the strong bot's rule from
+  what it believes of this seat, which does not depend on this seat's dice). They are played
+  out on uniform samples (the seats after this one have not rolled yet).
+* In every rollout each seat is a strong bot that keeps the models the observer has learnt
+  (it does not learn from the sampled views), so the rollouts meet the opponents as they are.
+
+Budget and reproducibility as in games/engine/search.py (counts, not the clock; the bot's own
+random stream); the belief itself is an exact sum over the 21 scores.
+"""
 
 from __future__ import annotations
 
-from ..core import JSON
-from ..search import Adapter, Budget, register_expert
-from .bots import StrongBot
+import dataclasses
+import random
+from typing import Any
+
+from ..bots import register_bot
+from ..core import JSON, Action
+from ..search import Adapter, Budget, SearchBot
+from . import scores as S
+from .belief import Observer, SeatRecords, next_call_chance, sample_roll
+from .bots import TOP, StrongBot, Tables, tables_for
 from .rules import FibbersDice
 
-
-def worth(view: JSON) -> bool:
-    """Announcements only. Whether to believe or call turns on the announcer's dice, which a
-    uniform sample cannot weigh by what the announcement says about them; the strong bot's
-    opponent models do, so it decides those. An announcer's own dice are known and the next
-    seats have not rolled yet, so a sample is as good as the truth there."""
-    return any(spec["type"] == "announce" for spec in view["legal_actions"])
+#: Announcements this close to the lowest chance of losing are equal (the lowest is taken).
+TIE = 1e-9
 
 
 class RolloutBot(StrongBot):
-    """The strong bot with the prior opponent models, for rollouts: it does not learn from
-    the sampled views, so its tables are always the precomputed ones (a rollout step then
-    costs microseconds instead of a table rebuild)."""
+    """The strong bot for rollouts, with fixed opponent models: the ones the observer has
+    learnt (shared, read only), or the prior models. It does not learn from the sampled views,
+    so a rollout step is a table lookup."""
+
+    def __init__(self, rng: random.Random, records: SeatRecords | None = None) -> None:
+        super().__init__(rng)
+        if records is not None:
+            self.records = records
 
     def observe(self, view: JSON) -> None:
         return None
 
 
+class DiceExpert(SearchBot):
+    """Level ``expert`` for Fibber's Dice."""
+
+    def __init__(self, rules: FibbersDice, adapter: Adapter, rng: random.Random) -> None:
+        super().__init__(rules, adapter, rng)
+        self.observer = Observer(random.Random(0))
+        self.adapter = dataclasses.replace(adapter, rollout_bot=self._rollout_bot)
+
+    def _rollout_bot(self, rng: random.Random) -> RolloutBot:
+        return RolloutBot(rng, self.observer.records)
+
+    def sample_state(self, view: JSON, rng: random.Random) -> Any:
+        """Uniform, but for the standing announcer's dice: drawn from the belief."""
+        state = self.rules.determinize(view, rng)
+        public = view["public"]
+        if public["phase"] == "respond":
+            state.rolls[public["announcer"]] = sample_roll(view, self.observer, rng)
+        return state
+
+    def choose(self, view: JSON) -> Action:
+        self.observer.watch(view)
+        return super().choose(view)
+
+    def candidates(self, view: JSON, first: Action) -> list[Action]:
+        """The prior's choices, the truth, and :meth:`exact_announcement`."""
+        out = super().candidates(view, first)
+        if view["public"]["phase"] == "respond":
+            return out
+        legal = view["legal_actions"][0]["params"]["score"]["one_of"]
+        roll = view["private"]["roll"]["score"]
+        mine = tables_for(self.observer.models_after(view["public"], view["seat"]))
+        for score in (roll if roll in legal else None, self.exact_announcement(view, mine)):
+            action = {"type": "announce", "score": score}
+            if score is not None and action not in out:
+                out.append(action)
+        return out
+
+    def exact_announcement(self, view: JSON, mine: Tables) -> str:
+        """The announcement with the lowest chance of losing the point: called (the next
+        seat's exact chance), it loses when the roll is below it; believed, the sequence goes
+        on (``mine``: this seat's tables, ``after``)."""
+        roll = S.rank(view["private"]["roll"]["score"])
+        if roll == TOP:
+            return S.MAX
+        public = view["public"]
+        history = public["announcements"]
+        previous = S.rank(history[-1]["score"]) if history else None
+        low = 0 if previous is None else previous + 1
+        me_cost, next_cost = mine.cost[0], mine.cost[1]
+        losses: dict[int, float] = {}
+        for b in range(low, TOP + 1):
+            if b == TOP:  # Max is shown at once
+                losses[b] = next_cost if roll == TOP else me_cost
+                continue
+            pc = next_call_chance(public, view["seat"], b, previous, self.observer)
+            called = next_cost if roll >= b else me_cost
+            losses[b] = pc * called + (1 - pc) * mine.after[b]
+        best = min(losses.values())
+        return S.SCORES[min(b for b, loss in losses.items() if loss <= best + TIE)]
+
+
 ADAPTER = Adapter(
     round_of=lambda state: state.sequence,
     score=lambda rules, state, seat: float(state.points[seat]),
-    worth=worth,
-    rollout_bot=RolloutBot,
     budget=Budget(samples=8, steps=200),
 )
 
-register_expert(FibbersDice(), ADAPTER)
+_RULES = FibbersDice()
+register_bot("fibbers_dice", "expert", lambda rng: DiceExpert(_RULES, ADAPTER, rng))
