@@ -18,6 +18,12 @@ plays unless the search finds something clearly better. At a decision worth sear
    unless another candidate's mean is better by more than :attr:`Budget.margin` standard
    errors of the paired difference.
 
+**Beliefs.** A uniform sample says nothing about the cards behind a claim, so a game's expert
+may subclass :class:`SearchBot`: draw its samples from a belief (:meth:`SearchBot.sample_state`:
+the hidden information weighed by how likely the opponents' known policy, the strong bot's,
+makes what they did; still from the view and the bot's own stream alone), or decide some
+decisions exactly from such a belief (games/engine/<game>/belief.py).
+
 **Budget and reproducibility.** The search is bounded by counts, never by the clock: samples,
 candidates, rollout depth and a total of engine steps per decision (:attr:`Budget.steps`).
 Every random choice comes from the bot's own ``random.Random`` (seeded per match and seat by

@@ -111,7 +111,12 @@ def standing_true(view: JSON, observer: Observer) -> float:
 
 
 def next_call_chance(
-    public: JSON, seat: int, announced: int, previous: int | None, observer: Observer
+    public: JSON,
+    seat: int,
+    announced: int,
+    previous: int | None,
+    observer: Observer,
+    width: float = 0.04,
 ) -> float:
     """The chance that the next seat still in, a strong bot, calls ``announced`` by ``seat``:
     its rule (bots.py ``StrongBot._respond``) run on what it believes, which does not depend
@@ -125,7 +130,7 @@ def next_call_chance(
     true = modelled_true(models[-1], announced, previous)
     calling = true * tables.cost[0] + (1 - true) * tables.cost[-1]
     margin = tables.believe[announced] - calling
-    return min(1.0, max(0.0, 0.5 + margin / 0.04))
+    return min(1.0, max(0.0, 0.5 + margin / width))
 
 
 def dice_for(rank: int) -> list[int]:

@@ -78,7 +78,17 @@ class DiceExpert(SearchBot):
 
     def choose(self, view: JSON) -> Action:
         self.observer.watch(view)
-        return super().choose(view)
+        action = super().choose(view)
+        if action["type"] == "announce":
+            # The next seat sees this announcement; this seat may never see it in a view
+            # (a call ends the sequence), so the observer learns from it now.
+            public = dict(view["public"])
+            public["announcements"] = [
+                *public["announcements"],
+                {"seat": view["seat"], "score": action["score"]},
+            ]
+            self.observer.watch({**view, "public": public})
+        return action
 
     def candidates(self, view: JSON, first: Action) -> list[Action]:
         """The prior's choices, the truth, and :meth:`exact_announcement`."""
