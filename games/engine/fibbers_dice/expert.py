@@ -77,18 +77,12 @@ class DiceExpert(SearchBot):
         return state
 
     def choose(self, view: JSON) -> Action:
+        # The models are learnt from this seat's views only, as each strong bot learns from
+        # its own. (Also learning from this seat's own announcements at once, which the next
+        # seat sees even when a call ends the sequence before this seat sees it again, was
+        # measured worse: 36.3 % against 41.0 % over the same 1200 matches.)
         self.observer.watch(view)
-        action = super().choose(view)
-        if action["type"] == "announce":
-            # The next seat sees this announcement; this seat may never see it in a view
-            # (a call ends the sequence), so the observer learns from it now.
-            public = dict(view["public"])
-            public["announcements"] = [
-                *public["announcements"],
-                {"seat": view["seat"], "score": action["score"]},
-            ]
-            self.observer.watch({**view, "public": public})
-        return action
+        return super().choose(view)
 
     def candidates(self, view: JSON, first: Action) -> list[Action]:
         """The prior's choices, the truth, and :meth:`exact_announcement`."""
