@@ -52,6 +52,13 @@ def _read_sql() -> str:
 
 
 READ_SQL = _read_sql()
+#: :data:`READ_SQL` with the answer stored for a user's ``Idempotency-Key``, if any.
+READ_ANSWERED_SQL = READ_SQL.replace(
+    ' FROM "games_match" m WHERE',
+    ', (SELECT json_build_array(r."request_hash", r."status_code", r."body")::text '
+    'FROM "games_idempotencyrecord" r WHERE r."user_id" = %s AND r."key" = %s) '
+    'FROM "games_match" m WHERE',
+)
 
 
 @dataclass(slots=True)
@@ -77,8 +84,24 @@ def match_rows(pk: Any) -> tuple[Match, list[Seat], list[Recent]] | None:
     with connection.cursor() as cursor:
         cursor.execute(READ_SQL, [settings.FIBSERVER["RECENT_EVENTS"], pk])
         row = cursor.fetchone()
+    return None if row is None else _rows(row)
+
+
+def match_rows_answered(
+    pk: Any, user_id: int, key: str
+) -> tuple[tuple[Match, list[Seat], list[Recent]] | None, tuple[str, int, str] | None]:
+    """:func:`match_rows`, and in the same statement the answer stored for ``user_id``'s
+    ``Idempotency-Key`` ``key``: ``(request hash, status, body)``, or ``None``."""
+    with connection.cursor() as cursor:
+        cursor.execute(READ_ANSWERED_SQL, [settings.FIBSERVER["RECENT_EVENTS"], user_id, key, pk])
+        row = cursor.fetchone()
     if row is None:
-        return None
+        return None, None
+    stored = orjson.loads(row[-1]) if row[-1] is not None else None
+    return _rows(row), (tuple(stored) if stored else None)  # type: ignore[return-value]
+
+
+def _rows(row: Any) -> tuple[Match, list[Seat], list[Recent]]:
     n = len(_MATCH_FIELDS)
     values = list(row[:n])
     for i, field in enumerate(_MATCH_FIELDS):

@@ -12,27 +12,32 @@
    writer bumps the version under the row lock), it stores nothing and the move is tried
    again from a fresh read; after :data:`TRIES` such races the locked path takes over.
 
+An ``Idempotency-Key``'s stored answer is read with the match and, for a new move, rendered
+before the write and inserted by the same statement (:meth:`.sink.Batch.answer`): it commits
+with the move or not at all, and a request that finds the key taken meanwhile (the statement
+fails on the key's unique constraint, storing nothing) reads again and gets the stored answer.
 What one statement cannot hold goes through the locked path unchanged: a move that ends the
-match (the finisher), a request with an ``Idempotency-Key`` (its stored answer must commit with
-the move), and any database but PostgreSQL. The answer is rendered from what the write stored
-— the same rows the locked path renders from after its commit — without reading them again.
+match (the finisher), and any database but PostgreSQL. The answer is rendered from what the
+write stores — the same rows the locked path renders from after its commit — without reading
+them again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any
 
+import orjson
 from django.conf import settings
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 
 from accounts.models import User
-from fibserver.errors import NotFound
+from fibserver.errors import IdempotencyKeyReused, NotFound
 
-from ..engine.core import Rules
-from ..models import Match, Seat
-from ..reads import Recent, match_rows
-from .actions import Render, action_submit, check_and_apply
+from ..models import IdempotencyRecord, Match, Seat
+from ..reads import Recent, match_rows, match_rows_answered
+from .actions import Render, action_submit, check_and_apply, request_hash
 from .common import MatchId, match_pk, rules_for
 from .sink import Batch, NotBatched
 from .step import commit_step
@@ -71,13 +76,24 @@ def action_submit_optimistic(
             render=render,
         )
 
-    if idempotency_key is not None or connection.vendor != "postgresql":
+    if connection.vendor != "postgresql":
         return locked_path()
     pk = match_pk(match_id)
+    key = idempotency_key
+    digest = request_hash(match_id, action, expected_version) if key is not None else ""
     for _ in range(TRIES):
-        read = match_rows(pk)
+        if key is None:
+            read = match_rows(pk)
+        else:
+            read, stored = match_rows_answered(pk, user.pk, key)
         if read is None:
             raise NotFound("No such match.")
+        if key is not None and stored is not None:
+            if stored[0] != digest:  # as actions._stored_answer
+                raise IdempotencyKeyReused(
+                    "This Idempotency-Key was already used with a different request."
+                )
+            return stored[1], orjson.loads(stored[2])
         match, seats, recent = read
         rules = rules_for(match)
         own, state, step = check_and_apply(
@@ -105,10 +121,31 @@ def action_submit_optimistic(
             )
         except NotBatched:
             return locked_path()
-        if batch.store():
-            return 200, _answer(
-                match, own.position, seats, recent, batch, rules, step.state, render_stored
+        body = None
+        if key is not None:  # rendered before the write, stored with it (as the locked path)
+            body = _answer(match, own.position, seats, recent, batch, step.state, render_stored)
+            batch.answer(
+                IdempotencyRecord(
+                    user=user,
+                    key=key,
+                    match=match,
+                    request_hash=digest,
+                    status_code=200,
+                    body=orjson.dumps(body).decode(),
+                )
             )
+        try:
+            # In a caller's transaction (a test's), a savepoint keeps it usable after a refusal.
+            with transaction.atomic() if connection.in_atomic_block else nullcontext():
+                stored_now = batch.store()
+        except IntegrityError:
+            if key is None:
+                raise
+            continue  # another request stored an answer for this key first: read it
+        if stored_now:
+            if body is None:
+                body = _answer(match, own.position, seats, recent, batch, step.state, render_stored)
+            return 200, body
     return locked_path()
 
 
@@ -118,7 +155,6 @@ def _answer(
     seats: list[Seat],
     recent: list[Recent],
     batch: Batch,
-    rules: Rules[Any],
     state: Any,
     render_stored: RenderStored | None,
 ) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from django.db import connection, models, transaction
 
-from ..models import Event, Match, Seat
+from ..models import Event, IdempotencyRecord, Match, Seat
 
 
 class Sink(Protocol):
@@ -79,6 +79,7 @@ class Batch:
         self.match_fields: list[str] = []
         self.match_obj: Match | None = None
         self.work: list[Callable[[], None]] = []
+        self.record: IdempotencyRecord | None = None
 
     def events(self, rows: list[Event]) -> None:
         self.rows.extend(rows)
@@ -99,6 +100,12 @@ class Batch:
     def finishing(self) -> None:
         raise NotBatched("the match ends")
 
+    def answer(self, record: IdempotencyRecord) -> None:
+        """Store this answer to an ``Idempotency-Key`` with the step (in the same statement:
+        if another request stored one for the same key first, the statement fails with an
+        ``IntegrityError`` and stores nothing)."""
+        self.record = record
+
     def sql(self) -> tuple[str, list[Any]]:
         """The statement and its parameters."""
         assert self.match_obj is not None, "the step wrote no match row"
@@ -115,16 +122,9 @@ class Batch:
         ]
         params += [self.pk, self.version, Match.Status.ACTIVE]
         if self.rows:
-            fields = [f for f in Event._meta.concrete_fields if not f.primary_key]
-            columns = ", ".join(f'"{f.column}"' for f in fields)
-            row = "(" + ", ".join(_param(f) for f in fields) + ")"
-            parts.append(
-                f', e AS (INSERT INTO "games_event" ({columns}) SELECT v.* FROM m, '
-                f"(VALUES {', '.join([row] * len(self.rows))}) AS v({columns}))"
-            )
-            for event in self.rows:
-                for f in fields:
-                    params.append(f.get_db_prep_save(f.pre_save(event, True), connection))
+            parts.append(_insert("e", self.rows, params))
+        if self.record is not None:
+            parts.append(_insert("r", [self.record], params))
         if self.seat_rows:
             fields = [_field(Seat, name) for name in ["position", *self.seat_fields]]
             names = ", ".join(f'"{f.column}"' for f in fields)
@@ -152,6 +152,21 @@ class Batch:
             for work in self.work:
                 transaction.on_commit(work)  # outside a transaction: right now
         return stored
+
+
+def _insert(alias: str, rows: list[Any], params: list[Any]) -> str:
+    """A CTE inserting ``rows`` (unsaved instances of one model) if ``m`` updated a row."""
+    model = type(rows[0])
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(f'"{f.column}"' for f in fields)
+    row = "(" + ", ".join(_param(f) for f in fields) + ")"
+    for obj in rows:
+        for f in fields:
+            params.append(f.get_db_prep_save(f.pre_save(obj, True), connection))
+    return (
+        f', {alias} AS (INSERT INTO "{model._meta.db_table}" ({columns}) SELECT v.* FROM m, '
+        f"(VALUES {', '.join([row] * len(rows))}) AS v({columns}))"
+    )
 
 
 def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:

@@ -325,3 +325,48 @@ def test_a_cached_token_is_checked_with_the_throttle_and_still_ends_at_logout(mo
     monkeypatch.undo()
     assert mover.post("/api/auth/logout/").status_code in (200, 204)
     assert_error(mover.act(match_id, legal(view)), 401)
+
+
+def test_a_retry_with_the_same_key_gets_the_same_bytes_after_the_match_moved_on():
+    a, b, match_id = two_player_match()
+    mover, _other, view = turn([a, b], match_id)
+    body = {**legal(view), "expected_version": view["version"]}
+    first = mover.act(match_id, body, HTTP_IDEMPOTENCY_KEY="k-1")
+    assert first.status_code == 200
+    nxt, _, next_view = turn([a, b], match_id)
+    assert nxt.act(match_id, legal(next_view)).status_code == 200  # the match moves on
+    again = mover.act(match_id, body, HTTP_IDEMPOTENCY_KEY="k-1")
+    assert (again.status_code, again.content) == (200, first.content)
+    assert len(applied_actions(match_id)) == 2
+    reused = mover.act(match_id, {"type": "call"}, HTTP_IDEMPOTENCY_KEY="k-1")
+    assert_error(reused, 422, "idempotency_key_reused")
+
+
+@postgres_only
+def test_a_key_stored_by_another_request_meanwhile_stores_nothing_of_this_one(monkeypatch):
+    """The answer's INSERT fails on the key's unique constraint: the whole statement, the move
+    included, stores nothing, and the request reads again and finds the key taken."""
+    from games.models import IdempotencyRecord
+
+    a, b, match_id = two_player_match()
+    mover, _other, view = turn([a, b], match_id)
+    elsewhere = Player().create(game="fibber", seats=2)["id"]
+    store = Batch.store
+
+    def key_taken_first(batch: Batch) -> bool:
+        monkeypatch.setattr(Batch, "store", store)
+        IdempotencyRecord.objects.create(
+            user=mover.user,
+            key="k-1",
+            match_id=elsewhere,
+            request_hash="x",
+            status_code=200,
+            body="{}",
+        )
+        return store(batch)
+
+    monkeypatch.setattr(Batch, "store", key_taken_first)
+    response = mover.act(match_id, legal(view), HTTP_IDEMPOTENCY_KEY="k-1")
+    assert_error(response, 422, "idempotency_key_reused")
+    assert not applied_actions(match_id)
+    assert Match.objects.get(pk=match_id).version == view["version"]
