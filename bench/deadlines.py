@@ -155,9 +155,11 @@ the deadline (database clock).
 |---|---|---|---|---|---|
 | {len(late)} | {q(0.5):.0f} | {q(0.9):.0f} | {q(0.99):.0f} | {late[-1]:.0f} | {mean:.0f} |
 
-Each deadline has a precise timer (a Celery task with an ETA at the deadline) and the sweep
-catches any the timers miss; both take the decision under the match row lock with the version
-the timer was set for, so a late duplicate does nothing.
+Each deadline within the timer horizon has a precise timer armed for it (a Celery task with an
+ETA: one armed per match, `Match.timer_at`, sent by the step that sets the deadline, or by a
+stale timer for the deadline it finds) and the sweep catches any the timers miss; both take the
+decision under the match row lock with the version the timer was set for, so a late duplicate
+does nothing.
 """
     Path(args.out).write_text(text)
     print(text)
