@@ -26,10 +26,8 @@ from rest_framework.authentication import get_authorization_header
 from api.authentication import CachedTokenAuthentication, remember_token
 from api.errors import exception_handler
 from api.throttling import AtomicScopedRateThrottle
-from games import selectors, services
 
-from . import serializers as s
-from .matches import ActionView, idempotency_key, seat_param
+from .matches import ActionView, submit_action
 from .parsers import LimitedJSONParser
 from .renderers import OrjsonRenderer
 
@@ -113,20 +111,7 @@ def match_actions(request: HttpRequest, match_id: str) -> HttpResponse:
             allowed = throttle.allow_request(request, _throttled)
         if not allowed:
             raise exceptions.Throttled(wait=throttle.wait())
-        action, expected = s.validate_action(_body(request))
-        key = idempotency_key(request.headers.get("Idempotency-Key"))
-        code, payload = services.action_submit_optimistic(
-            match_id=match_id,
-            user=user,
-            action=action,
-            expected_version=expected,
-            seat=seat_param(request),
-            idempotency_key=key,
-            render=lambda match, seat, seats: selectors.match_view(match, user, seat, seats),
-            render_stored=lambda match, seat, seats, events, state: selectors.match_view_stored(
-                match, user, seat, seats, events, state
-            ),
-        )
+        code, payload = submit_action(request, user, match_id, _body(request))
     except Exception as exc:
         answer = exception_handler(exc, {"request": request, "view": None})
         if answer is None:

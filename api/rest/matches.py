@@ -369,22 +369,28 @@ class ActionView(MatchBase):
         ),
     )
     def post(self, request: Request, match_id: str) -> Response:
-        action, expected = s.validate_action(request.data)
-        key = idempotency_key(request.headers.get("Idempotency-Key"))
-        user = request.user
-        code, payload = services.action_submit_optimistic(
-            match_id=match_id,
-            user=user,
-            action=action,
-            expected_version=expected,
-            seat=seat_param(request),
-            idempotency_key=key,
-            render=lambda match, seat, seats: selectors.match_view(match, user, seat, seats),
-            render_stored=lambda match, seat, seats, events, state: selectors.match_view_stored(
-                match, user, seat, seats, events, state
-            ),
-        )
+        code, payload = submit_action(request, request.user, match_id, request.data)
         return Response(payload, status=code)
+
+
+def submit_action(request: Any, user: Any, match_id: str, data: Any) -> tuple[int, dict[str, Any]]:
+    """A move as both the DRF view and the plain view (``api.rest.actions``) take it: the body,
+    the ``Idempotency-Key`` header and ``?seat`` checked, then the service, answering the
+    caller's view."""
+    action, expected = s.validate_action(data)
+    key = idempotency_key(request.headers.get("Idempotency-Key"))
+    return services.action_submit_optimistic(
+        match_id=match_id,
+        user=user,
+        action=action,
+        expected_version=expected,
+        seat=seat_param(request),
+        idempotency_key=key,
+        render=lambda match, seat, seats: selectors.match_view(match, user, seat, seats),
+        render_stored=lambda match, seat, seats, events, state: selectors.match_view_stored(
+            match, user, seat, seats, events, state
+        ),
+    )
 
 
 IDEMPOTENCY_KEY_RE = re.compile(r.IDEMPOTENCY_KEY_PATTERN)

@@ -65,10 +65,7 @@ def action_submit(
         own, state, step = check_and_apply(
             match, seats, rules, user, seat, expected_version, action
         )
-        back: dict[int, set[str]] = {}
-        if own.away or own.timeouts:
-            own.away, own.timeouts = False, 0  # the player is back
-            back[own.position] = {"away", "timeouts"}
+        back = player_back(own)
         commit_step(
             match,
             rules,
@@ -85,6 +82,15 @@ def action_submit(
             _store_answer(user, idempotency_key, digest, match, 200, body)
             return 200, body
     return 200, _render(render, match, own.position, seats)
+
+
+def player_back(own: Seat) -> dict[int, set[str]]:
+    """A player who acts is back: their seat's away flag and time-out count cleared, and the
+    seat changes to write (for ``commit_step``'s ``seat_changes``)."""
+    if not (own.away or own.timeouts):
+        return {}
+    own.away, own.timeouts = False, 0
+    return {own.position: {"away", "timeouts"}}
 
 
 def check_and_apply(

@@ -37,7 +37,7 @@ from fibserver.errors import IdempotencyKeyReused, NotFound
 
 from ..models import IdempotencyRecord, Match, Seat
 from ..reads import Recent, match_rows, match_rows_answered
-from .actions import Render, action_submit, check_and_apply, request_hash
+from .actions import Render, action_submit, check_and_apply, player_back, request_hash
 from .common import MatchId, match_pk, rules_for
 from .sink import Batch, NotBatched
 from .step import commit_step
@@ -102,10 +102,7 @@ def action_submit_optimistic(
         if rules.is_over(step.state):
             return locked_path()  # the finisher writes more than one statement holds
         batch = Batch(match)
-        back: dict[int, set[str]] = {}
-        if own.away or own.timeouts:
-            own.away, own.timeouts = False, 0  # the player is back
-            back[own.position] = {"away", "timeouts"}
+        back = player_back(own)
         try:
             commit_step(
                 match,
