@@ -6,12 +6,16 @@
 
 For each game: the strong bot against three random bots and against three basic bots at a
 4-seat table, the basic bot against three random bots, and the expert bot against three strong
-bots, with the tested bot's seat rotated through every position (so seat order cannot explain a
-result). Win rates carry a 95 % Wilson interval; decision times are measured around
-``bot.choose(view)``. For the expert, the memory a decision allocates is measured with
-``tracemalloc`` (the peak of traced memory during ``choose``) on every
-:data:`MEMORY_EVERY`-th of its decisions, which are then left out of the timings (tracing slows
-them down); the search counters (decisions searched, prior overruled, safety stops) are summed.
+bots, and (robustness: the expert must not play worse than the strong bot against other
+opponents) the expert against three basic and three random bots, with the tested bot's seat
+rotated through every position (so seat order cannot explain a result). Each row's matches are
+seeded by its pair alone, so ``--pairs expert:basic --update`` adds or replaces just that row
+of the kept sections and reproduces what a full run gives for it. Win rates carry a 95 %
+Wilson interval; decision times are measured around ``bot.choose(view)``. For the expert, the
+memory a decision allocates is measured with ``tracemalloc`` (the peak of traced memory during
+``choose``) on every :data:`MEMORY_EVERY`-th of its decisions, which are then left out of the
+timings (tracing slows them down); the search counters (decisions searched, prior overruled,
+safety stops) are summed.
 ``--jobs`` runs the games in parallel processes.
 """
 
@@ -37,7 +41,15 @@ from games.engine.simulate import match_seed
 
 SEATS = 4
 MEMORY_EVERY = 16
-PAIRS = [("strong", "random"), ("strong", "basic"), ("basic", "random"), ("expert", "strong")]
+PAIRS = [
+    ("strong", "random"),
+    ("strong", "basic"),
+    ("basic", "random"),
+    ("expert", "strong"),
+    ("expert", "basic"),
+    ("expert", "random"),
+]
+ROW_HEAD = "| bot | against 3 × | matches | win rate | 95 % CI | mean place |"
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -132,20 +144,22 @@ def ms(values: list[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1)))]
 
 
-def evaluate(game: str, matches: int, expert_matches: int) -> list[str]:
-    """The section of ``bench/bots.md`` for one game."""
+def evaluate(
+    game: str, matches: int, expert_matches: int, pairs: tuple[tuple[str, str], ...] = tuple(PAIRS)
+) -> list[str]:
+    """The section of ``bench/bots.md`` for one game (only ``pairs``' rows)."""
     rules = registry.get(game)
     levels = bot_levels(game)
     meter = Meter()
     started = time.perf_counter()
     rows = [
         duel(rules, h, f, expert_matches if h == "expert" else matches, meter)
-        for h, f in PAIRS
+        for h, f in pairs
         if h in levels and f in levels
     ]
     lines = [f"## {rules.name} (`{game}`)", ""]
     lines += [
-        "| bot | against 3 × | matches | win rate | 95 % CI | mean place |",
+        ROW_HEAD,
         "|---|---|---|---|---|---|",
     ]
     for r in rows:
@@ -196,6 +210,39 @@ def old_sections(path: Path) -> dict[str, list[str]]:
     return out
 
 
+def row_key(line: str) -> tuple[str, str]:
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    return cells[0], cells[1]
+
+
+def merge_rows(old: list[str], new: list[str], pairs: list[tuple[str, str]]) -> list[str]:
+    """``old`` section with the win-rate rows of ``new`` put in (replaced or added, in
+    :data:`PAIRS` order); the timing table and counters of ``old`` are kept, followed by a
+    note naming the later run and that run's own timings and counters."""
+    fresh = {
+        row_key(line): line
+        for line in new
+        if line.startswith("| ") and "%" in line and line != ROW_HEAD
+    }
+    head = old.index(ROW_HEAD)
+    end = head + 2
+    while end < len(old) and old[end].startswith("| "):
+        end += 1
+    rows = {row_key(line): line for line in old[head + 2 : end]}
+    rows.update(fresh)
+    order = [p for p in PAIRS if p in rows] + [k for k in rows if k not in PAIRS]
+    note = next(line for line in new if line.startswith("("))
+    names = ", ".join(f"{h} | {f}" for h, f in pairs if (h, f) in fresh)
+    body = old[: head + 2] + [rows[k] for k in order] + old[end:]
+    while body and not body[-1]:
+        body.pop()
+    timing = new.index(ROW_HEAD) + 2
+    while timing < len(new) and new[timing].startswith("| "):
+        timing += 1
+    later = [line for line in new[timing:] if not line.startswith("(")]
+    return [*body, "", f"Rows {names} from a later run, {note[1:-1]}; its timings:", *later]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", nargs="*", default=registry.game_ids())
@@ -211,6 +258,13 @@ def main() -> None:
     parser.add_argument(
         "--expert-matches-for", nargs="*", default=[], metavar="GAME=N", help="likewise"
     )
+    parser.add_argument(
+        "--pairs",
+        nargs="*",
+        default=[f"{h}:{f}" for h, f in PAIRS],
+        metavar="BOT:FIELD",
+        help="only these rows, e.g. expert:basic (with --update: merged into the kept sections)",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(
         "--update",
@@ -219,6 +273,11 @@ def main() -> None:
     )
     parser.add_argument("--out", default=str(Path(__file__).with_suffix(".md")))
     args = parser.parse_args()
+    pairs = tuple((h, f) for h, f in (item.split(":", 1) for item in args.pairs))
+    unknown = [p for p in pairs if p not in PAIRS]
+    if unknown:
+        parser.error(f"unknown pairs {unknown}; known: {PAIRS}")
+    partial = set(pairs) != set(PAIRS)
     per_game = {g: int(n) for g, n in (item.split("=", 1) for item in args.matches_for)}
     expert_for = {g: int(n) for g, n in (item.split("=", 1) for item in args.expert_matches_for)}
     command = " ".join(
@@ -233,6 +292,7 @@ def main() -> None:
             if args.expert_matches_for
             else []
         )
+        + ([f"--pairs {' '.join(args.pairs)}"] if partial else [])
         + ([f"--jobs {args.jobs}"] if args.jobs > 1 else [])
     )
     lines = [
@@ -248,7 +308,7 @@ def main() -> None:
         "",
     ]
     jobs = [
-        (game, per_game.get(game, args.matches), expert_for.get(game, args.expert_matches))
+        (game, per_game.get(game, args.matches), expert_for.get(game, args.expert_matches), pairs)
         for game in args.games
     ]
     if args.jobs > 1:
@@ -258,10 +318,19 @@ def main() -> None:
         sections = [evaluate(*job) for job in jobs]
     fresh = {
         game: [line.replace("{command}", f"`{command}`") for line in section]
-        for (game, _, _), section in zip(jobs, sections, strict=True)
+        for (game, _, _, _), section in zip(jobs, sections, strict=True)
     }
     kept = old_sections(Path(args.out)) if args.update else {}
-    if kept:
+    if partial:
+        fresh = {
+            game: merge_rows(kept[game], section, list(pairs)) if game in kept else section
+            for game, section in fresh.items()
+        }
+    if kept and partial:
+        # only some rows are new: keep the preamble, each merged section names its run
+        preamble = Path(args.out).read_text().split("\n## ", 1)[0].splitlines()
+        lines = [*preamble, ""]
+    elif kept:
         lines[2] = lines[2].replace("Generated by", "Sections generated by (last run)")
     for game in registry.game_ids():
         if game in fresh:
