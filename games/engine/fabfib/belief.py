@@ -10,6 +10,8 @@ bluff rates) is far from how strong bots really claim. But the strong bot is kno
   this round, which it has only when the round has come round to it again. So for every claim
   this seat could make, and every number of cards it could exchange first, the next seat's
   answer can be worked out before claiming (:func:`next_calls`): a bluff it accepts is safe.
+  The prediction is exact against a strong bot, so one answer that differs from it
+  (:func:`was_called` reads the answer off the public record) shows the next seat is not one.
 * **Its claims** (:meth:`StrongBot.hold`): the truth whenever the hand beats the standing claim
   (an opening claim is always the truth), otherwise the exchange that gives the best chance of
   a true claim, then the truth if the new hand beats the claim, else a bluff drawn from a
@@ -110,6 +112,22 @@ def any_accepted(view: JSON, exchanged: int, discarded: int = 0) -> bool:
     claims are tried first: they are the likeliest to be accepted)."""
     current = claim_index(view["public"]["claim"])
     return any(not next_calls(view, c, exchanged, discarded) for c in CLAIMS[current + 1 :])
+
+
+def was_called(public: JSON, seat: int, claim_round: int, claim: str) -> bool:
+    """Whether ``seat``'s claim ``claim`` of round ``claim_round`` was called, as the public
+    record shows it at this seat's next decision: a call of that round with this seat as the
+    claimant of that claim; otherwise the next seat accepted (the round went on, or ended in a
+    later call or a 1000)."""
+    reveal = public["last_reveal"]
+    if public["round"] == claim_round or reveal is None:
+        return False
+    return (
+        reveal["kind"] == "call"
+        and reveal["round"] == claim_round
+        and reveal["claimant"] == seat
+        and reveal["claim"] == claim
+    )
 
 
 # --- The hand behind a claim --------------------------------------------------------------
@@ -241,4 +259,5 @@ __all__ = [
     "digits_of",
     "hand_posterior",
     "next_calls",
+    "was_called",
 ]

@@ -13,6 +13,12 @@
   would be accepted).
 * Where the model does not hold (the round has come round to the next seat, which then
   remembers cards; the claims fit no hand the model allows) it plays as the strong bot.
+* **Robustness.** The model assumes the other seats are strong bots. Each claim it makes
+  comes with the next seat's predicted answer, which is exact against a strong bot; the answer
+  is read off the public record at the next decision. Once an answer differs from the
+  prediction (``misfits``) the table is not the one the model describes (a human, another
+  level), and the expert plays as the strong bot for the rest of the match: against three
+  basic bots the exact play had won 44.0 % of 400 matches, the strong bot 69.0 %.
 
 No search and no sampling: every decision is an exact computation, so it replays exactly and
 costs a few milliseconds. ``searched`` counts the decisions it made itself, ``deviations`` those
@@ -20,12 +26,13 @@ that differ from the strong bot's choice (the ``SearchBot`` counters)."""
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 
 from ..bots import register_bot
 from ..core import JSON, Action
 from ..search import Adapter, Budget, SearchBot
-from .belief import accepted_bluffs, any_accepted, hand_posterior
+from .belief import accepted_bluffs, any_accepted, hand_posterior, next_calls, was_called
 from .bots import (
     CLAIMS,
     INDEX,
@@ -51,8 +58,18 @@ CEILING = INDEX[(9, 9, 8)]
 class FabFibExpert(SearchBot):
     """Level ``expert`` for Fab Fib."""
 
+    def __init__(self, rules: FabFib, adapter: Adapter, rng: random.Random) -> None:
+        super().__init__(rules, adapter, rng)
+        #: This seat's last modelled claim: (round, claim, the predicted answer is a call).
+        self.pending: tuple[int, str, bool] | None = None
+        #: Answers of the next seat that differ from the strong bot's (exact) answer.
+        self.misfits = 0
+
     def choose(self, view: JSON) -> Action:
+        self.observe(view)
         first = self.prior.choose(view)
+        if self.misfits:
+            return first  # the table does not play as the model says: play as the strong bot
         action = self.exact(view)
         if action is None:
             return first
@@ -60,6 +77,16 @@ class FabFibExpert(SearchBot):
         if action != first:
             self.deviations += 1
         return action
+
+    def observe(self, view: JSON) -> None:
+        """Compare the next seat's answer to this seat's last modelled claim with the
+        prediction."""
+        if self.pending is None:
+            return
+        claim_round, claim, predicted = self.pending
+        self.pending = None
+        if was_called(view["public"], view["seat"], claim_round, claim) != predicted:
+            self.misfits += 1
 
     def exact(self, view: JSON) -> Action | None:
         public = view["public"]
@@ -69,7 +96,12 @@ class FabFibExpert(SearchBot):
             nxt = _next_alive(public, me)
             if nxt in seats_in_round:
                 return None  # it remembers cards of this round: its answer is not public
-            return self.hold(view)
+            action = self.hold(view)
+            if action["type"] == "claim":
+                exchanged = public["claims"][-1].get("exchanged", 0) if public["claims"] else 0
+                calls = next_calls(view, action["value"], exchanged, 0)
+                self.pending = (public["round"], action["value"], calls)
+            return action
         if not can(view, "accept"):
             return {"type": "call"}
         return self.respond(view)
