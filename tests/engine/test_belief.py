@@ -234,3 +234,81 @@ def test_fabfib_next_seat_answers_are_predicted_exactly_and_beliefs_read_the_vie
                 rows_belief.append((strong if result is None else result[1], truth))
     assert predicted > 50
     assert brier(rows_belief) < 0.6 * brier(rows_strong)
+
+
+# --- Robustness: does the public record fit the strong-bot model? --------------------------
+
+
+def expert_match(game: str, field: str, index: int, **setup):
+    """The expert (seat ``index % 4``) against three ``field`` bots; returns the expert."""
+    rules = registry.get(game)
+    seed = seed_from_int(700 + index)
+    hero = index % 4
+    levels = ["expert" if s == hero else field for s in range(4)]
+    bots = [make_bot(game, level, random.Random(f"{seed}:{s}")) for s, level in enumerate(levels)]
+    for name, value in setup.items():
+        setattr(bots[hero], name, value)
+    state = rules.new_game(4, {}, seed).state
+    scheduler = random.Random(index)
+    while not rules.is_over(state):
+        to_act = rules.to_act(state)
+        seat = to_act[0] if len(to_act) == 1 else scheduler.choice(to_act)
+        state = rules.apply(state, seat, bots[seat].choose(rules.view(state, seat))).state
+    return bots[hero]
+
+
+def test_fabfib_was_called_reads_the_answer_off_the_public_record():
+    call = {"kind": "call", "round": 3, "claimant": 1, "claim": "653"}
+    assert FB.was_called({"round": 4, "last_reveal": call}, 1, 3, "653")
+    assert not FB.was_called({"round": 3, "last_reveal": None}, 1, 3, "653")  # round goes on
+    assert not FB.was_called({"round": 4, "last_reveal": {**call, "claimant": 2}}, 1, 3, "653")
+    assert not FB.was_called({"round": 4, "last_reveal": {**call, "claim": "752"}}, 1, 3, "653")
+    thousand = {"kind": "thousand", "round": 3}
+    assert not FB.was_called({"round": 4, "last_reveal": thousand}, 1, 3, "653")
+
+
+def test_fabfib_expert_sees_no_misfit_among_strong_bots_and_falls_back_among_basic_ones():
+    # The next seat's answer is predicted exactly for a strong bot: no misfit, ever.
+    assert all(expert_match("fabfib", "strong", i).misfits == 0 for i in range(8))
+    # Basic bots answer otherwise: the expert notices in most matches.
+    assert sum(expert_match("fabfib", "basic", i).misfits > 0 for i in range(8)) >= 5
+
+
+def test_dice_fit_scores_favour_the_model_that_predicted_the_observation():
+    assert DB.fit_step(0.9, True) > 0 > DB.fit_step(0.9, False)
+    assert DB.fit_step(0.5, True) == 0.0
+    assert DB.fit_step(1.0, False) == DB.fit_step(0.9, False)  # clipped, never -inf
+    tables = DS.tables_for((DS.DEFAULT_MODEL,) * 3)
+    previous = DSC.rank("63")
+    low = previous + 1
+    # Under the strong policy, summed over the rolls, its announcements score above a uniform
+    # announcer, and the ones it makes least often score below.
+    marginal = {
+        b: sum(
+            DS.P_EQ[r] * DB.announce_policy(r, previous, tables).get(b, 0.0) for r in range(DB.N)
+        )
+        for b in range(low, DB.N)
+    }
+    made = max(marginal, key=marginal.__getitem__)
+    least = min(marginal, key=marginal.__getitem__)
+    assert (
+        DB.announcement_fit(made, previous, tables)
+        > 0
+        > DB.announcement_fit(least, previous, tables)
+    )
+    # Expected over the strong policy's own announcements, the score is positive (a KL divergence).
+    expected = sum(p * DB.announcement_fit(b, previous, tables) for b, p in marginal.items())
+    assert expected > 0
+
+
+def test_dice_was_called_and_the_fit_separates_strong_from_basic_tables():
+    reveal = {"kind": "call", "sequence": 5, "seat": 2, "score": "54"}
+    assert DB.was_called({"last_reveal": reveal}, 2, 5, "54")
+    assert not DB.was_called({"last_reveal": None}, 2, 5, "54")
+    assert not DB.was_called({"last_reveal": {**reveal, "sequence": 6}}, 2, 5, "54")
+    assert not DB.was_called({"last_reveal": {**reveal, "kind": "max"}}, 2, 5, "54")
+    off = float("inf")  # never fall back: the fit over the whole match
+    strong = [expert_match("fibbers_dice", "strong", i, misfit=off).fit for i in range(8)]
+    basic = [expert_match("fibbers_dice", "basic", i, misfit=off).fit for i in range(8)]
+    assert sum(f > 0 for f in strong) >= 6
+    assert sum(f < 0 for f in basic) >= 6

@@ -133,6 +133,45 @@ def next_call_chance(
     return min(1.0, max(0.0, 0.5 + margin / width))
 
 
+#: A predicted call chance is trusted no further than this from 0 and 1 (the observer's models
+#: of the next seat are learnt, not its own, so a confident prediction can miss).
+CLIP = 0.1
+
+
+def was_called(public: JSON, seat: int, sequence: int, score: str) -> bool:
+    """Whether ``seat``'s announcement ``score`` of sequence ``sequence`` was called, as the
+    public record shows it at this seat's next decision (otherwise the next seat believed
+    it: the sequence went on, or ended in a later call)."""
+    reveal = public["last_reveal"]
+    return (
+        reveal is not None
+        and reveal["kind"] == "call"
+        and reveal["sequence"] == sequence
+        and reveal["seat"] == seat
+        and reveal["score"] == score
+    )
+
+
+def fit_step(predicted: float, called: bool) -> float:
+    """The log-likelihood ratio of one observed answer: the next seat as the strong bot
+    (calling with chance ``predicted``, clipped by :data:`CLIP`) against a seat that calls
+    or believes as a coin falls. Summed over a match it says whether the model fits."""
+    p = min(1 - CLIP, max(CLIP, predicted))
+    return math.log((p if called else 1 - p) / 0.5)
+
+
+def announcement_fit(announced: int, previous: int | None, tables: Tables) -> float:
+    """The log-likelihood ratio of one observed announcement: the announcer as the strong bot
+    (its policy summed over the rolls, mixed with :data:`FLOOR` of the other model) against an
+    announcer that picks any legal score alike."""
+    low = 0 if previous is None else previous + 1
+    uniform = 1.0 / (N - low)
+    strong = sum(
+        P_EQ[r] * announce_policy(r, previous, tables).get(announced, 0.0) for r in range(N)
+    )
+    return math.log(((1 - FLOOR) * strong + FLOOR * uniform) / uniform)
+
+
 def dice_for(rank: int) -> list[int]:
     """Two dice (high first) that read score rank ``rank``."""
     score = S.SCORES[rank]

@@ -21,6 +21,13 @@ strong bots they are, with the models each of them has learnt from the public re
 * In every rollout each seat is a strong bot that keeps the models the observer has learnt
   (it does not learn from the sampled views), so the rollouts meet the opponents as they are.
 
+**Robustness.** All this assumes the opponents are the strong bots. Every opponent
+announcement the expert sees, and every answer of the next seat to its own announcements, is
+scored by how much likelier it is under the strong bot than under an announcer picking any
+legal score alike (answers: than a coin); while the sum over the match is below
+``-MISFIT`` the expert plays as the strong bot (it won 25.2 % of 400 matches against three
+basic bots without this, the strong bot 54.8 %).
+
 Budget and reproducibility as in games/engine/search.py (counts, not the clock; the bot's own
 random stream); the belief itself is an exact sum over the 21 scores.
 """
@@ -35,10 +42,24 @@ from ..bots import register_bot
 from ..core import JSON, Action
 from ..search import Adapter, Budget, SearchBot
 from . import scores as S
-from .belief import Observer, SeatRecords, next_call_chance, sample_roll
+from .belief import (
+    Observer,
+    SeatRecords,
+    announcement_fit,
+    fit_step,
+    next_call_chance,
+    sample_roll,
+    was_called,
+)
 from .bots import TOP, StrongBot, Tables, tables_for
 from .rules import FibbersDice
 
+#: The expert plays as the strong bot while the public record fits the strong bots this much
+#: worse than the other model (summed log-likelihood ratio of the opponents' announcements,
+#: :func:`announcement_fit`, and of the next seat's answers, :func:`fit_step`). Over 40
+#: matches without the fallback the sum fell below -5 at some point in 2.5 % of the matches
+#: against three strong bots, 82.5 % against basic bots, 60 % against random bots.
+MISFIT = 5.0
 #: Announcements this close to the lowest chance of losing are equal (the lowest is taken).
 TIE = 1e-9
 
@@ -64,6 +85,12 @@ class DiceExpert(SearchBot):
         super().__init__(rules, adapter, rng)
         self.observer = Observer(random.Random(0))
         self.adapter = dataclasses.replace(adapter, rollout_bot=self._rollout_bot)
+        #: This seat's last announcement: (sequence, score, predicted call chance).
+        self.pending: tuple[int, str, float] | None = None
+        #: Summed log-likelihood ratio of the next seat's answers (strong bot against coin).
+        self.fit = 0.0
+        self.misfit = MISFIT
+        self.seen: set[tuple[int, int]] = set()
 
     def _rollout_bot(self, rng: random.Random) -> RolloutBot:
         return RolloutBot(rng, self.observer.records)
@@ -81,8 +108,30 @@ class DiceExpert(SearchBot):
         # its own. (Also learning from this seat's own announcements at once, which the next
         # seat sees even when a call ends the sequence before this seat sees it again, was
         # measured worse: 36.3 % against 41.0 % over the same 1200 matches.)
+        public = view["public"]
+        me = view["seat"]
+        history = public["announcements"]
+        for index, entry in enumerate(history):
+            key = (public["sequence"], index)
+            if key in self.seen or entry["seat"] == me:
+                continue
+            self.seen.add(key)
+            previous = S.rank(history[index - 1]["score"]) if index else None
+            tables = tables_for(self.observer.models_after(public, entry["seat"]))
+            self.fit += announcement_fit(S.rank(entry["score"]), previous, tables)
         self.observer.watch(view)
-        return super().choose(view)
+        if self.pending is not None:
+            sequence, score, predicted = self.pending
+            self.pending = None
+            self.fit += fit_step(predicted, was_called(public, me, sequence, score))
+        if self.fit < -self.misfit:
+            return self.prior.choose(view)  # the table is not the modelled one
+        action = super().choose(view)
+        if action["type"] == "announce" and action["score"] != S.MAX:
+            previous = S.rank(history[-1]["score"]) if history else None
+            chance = next_call_chance(public, me, S.rank(action["score"]), previous, self.observer)
+            self.pending = (public["sequence"], action["score"], chance)
+        return action
 
     def candidates(self, view: JSON, first: Action) -> list[Action]:
         """The prior's choices, the truth, and :meth:`exact_announcement`."""
