@@ -312,3 +312,20 @@ def test_dice_was_called_and_the_fit_separates_strong_from_basic_tables():
     basic = [expert_match("fibbers_dice", "basic", i, misfit=off).fit for i in range(8)]
     assert sum(f > 0 for f in strong) >= 6
     assert sum(f < 0 for f in basic) >= 6
+
+
+def test_fabfib_strong_claims_fit_the_model_better_than_a_uniform_holder():
+    for index in range(3):
+        weighed: dict[tuple[int, int], float] = {}
+        for _, _, view, _ in strong_match("fabfib", index):
+            if not FS.can(view, "accept"):
+                continue
+            out = FB.hand_posterior_fit(view)
+            if out is None:  # the claims fit no hand the (pruned) model allows
+                assert FB.hand_posterior(view) is None
+                continue
+            dist, p_true, fits = out
+            assert (dist, p_true) == FB.hand_posterior(view)
+            for i, fit in fits.items():
+                weighed.setdefault((view["public"]["round"], i), fit)
+        assert weighed and sum(weighed.values()) > 5.0

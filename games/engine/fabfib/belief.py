@@ -173,6 +173,18 @@ def _normalise(dist: dict[Digits, float]) -> dict[Digits, float]:
 def hand_posterior(view: JSON) -> tuple[dict[Digits, float], float] | None:
     """The distribution of the digits of the hand behind the standing claim, and the chance
     that the claim is true, for the seat that must answer it; ``None`` before any claim."""
+    out = hand_posterior_fit(view)
+    return None if out is None else (out[0], out[1])
+
+
+def hand_posterior_fit(
+    view: JSON,
+) -> tuple[dict[Digits, float], float, dict[int, float]] | None:
+    """:func:`hand_posterior`, and for each claim of the round it weighed (by index in the
+    round's claims) the log-likelihood ratio of that step (the exchange count and the claim)
+    under the strong bot's policy against a holder that picks any exchange count (of 4) and
+    any higher claim alike: negative where the claims fit the model badly."""
+    fits: dict[int, float] = {}
     public = view["public"]
     claims = made_claims(public)
     if not claims:
@@ -239,9 +251,11 @@ def hand_posterior(view: JSON) -> tuple[dict[Digits, float], float] | None:
         total = truth_mass + bluff_mass
         if total <= 0.0 or not new:
             return None
+        uniform = 1.0 / (4 * max(1, len(CLAIMS) - 1 - current))
+        fits[i] = math.log(total / sum(dist.values()) / uniform)
         p_true = truth_mass / total
         dist = _normalise(new)
-    return dist, p_true
+    return dist, p_true, fits
 
 
 def _without(pool: tuple[int, ...], hand: Digits) -> tuple[int, ...]:
@@ -258,6 +272,7 @@ __all__ = [
     "claimed_view",
     "digits_of",
     "hand_posterior",
+    "hand_posterior_fit",
     "next_calls",
     "was_called",
 ]

@@ -13,12 +13,17 @@
   would be accepted).
 * Where the model does not hold (the round has come round to the next seat, which then
   remembers cards; the claims fit no hand the model allows) it plays as the strong bot.
-* **Robustness.** The model assumes the other seats are strong bots. Each claim it makes
-  comes with the next seat's predicted answer, which is exact against a strong bot; the answer
-  is read off the public record at the next decision. Once an answer differs from the
-  prediction (``misfits``) the table is not the one the model describes (a human, another
-  level), and the expert plays as the strong bot for the rest of the match: against three
-  basic bots the exact play had won 44.0 % of 400 matches, the strong bot 69.0 %.
+* **Robustness.** The model assumes the other seats are strong bots, so the expert first
+  checks the public record against it. Every claim of the round it answers is scored by how
+  much likelier the strong bot's policy makes that step (exchange count and claim) than a
+  holder picking any of them alike (:func:`hand_posterior_fit`); every claim this seat makes
+  comes with the next seat's predicted answer, exact for a strong bot, which is read off the
+  public record at the next decision (:func:`was_called`). It plays as the strong bot until
+  the claims fit the model by ``CONFIRM`` (strong bots: within a few claims), and again for the
+  rest of the match once an answer differs from the prediction or the claims fit the model
+  ``MISFIT`` worse than the uniform holder (``misfits``): a human or another level. Against
+  three basic bots the exact play from the first claim had won 44.0 % of 400 matches, the
+  strong bot 69.0 %.
 
 No search and no sampling: every decision is an exact computation, so it replays exactly and
 costs a few milliseconds. ``searched`` counts the decisions it made itself, ``deviations`` those
@@ -32,7 +37,7 @@ from itertools import combinations
 from ..bots import register_bot
 from ..core import JSON, Action
 from ..search import Adapter, Budget, SearchBot
-from .belief import accepted_bluffs, any_accepted, hand_posterior, next_calls, was_called
+from .belief import accepted_bluffs, any_accepted, hand_posterior_fit, next_calls, was_called
 from .bots import (
     CLAIMS,
     INDEX,
@@ -51,6 +56,12 @@ from .bots import (
 )
 from .rules import FabFib
 
+#: The claims of the round fit the strong bots' policy this much worse than a uniform holder's
+#: (summed log-likelihood ratio over the match, :func:`hand_posterior_fit`): a misfit.
+MISFIT = 5.0
+#: ... and the exact play starts only once they fit it this much better (evidence that the
+#: table is the modelled one; strong bots reach it within a few claims, basic bots rarely).
+CONFIRM = 5.0
 #: A bluff claim is not pushed this close to the top (999 cannot be accepted).
 CEILING = INDEX[(9, 9, 8)]
 
@@ -62,21 +73,54 @@ class FabFibExpert(SearchBot):
         super().__init__(rules, adapter, rng)
         #: This seat's last modelled claim: (round, claim, the predicted answer is a call).
         self.pending: tuple[int, str, bool] | None = None
-        #: Answers of the next seat that differ from the strong bot's (exact) answer.
+        #: Answers of the next seat that differ from the strong bot's (exact) answer, and
+        #: the claims' fit falling below ``-MISFIT``.
         self.misfits = 0
+        self.claims_fit = 0.0
+        self.confirm = CONFIRM
+        self.weighed: set[tuple[int, int]] = set()
 
     def choose(self, view: JSON) -> Action:
         self.observe(view)
         first = self.prior.choose(view)
-        if self.misfits:
-            return first  # the table does not play as the model says: play as the strong bot
-        action = self.exact(view)
+        if can(view, "accept"):
+            self.weigh_claims(view)
+        action = None
+        if not self.misfits and self.claims_fit >= self.confirm:
+            action = self.exact(view)
         if action is None:
+            # the table does not (yet) play as the model says: the strong bot's choice
+            self.expect(view, first)
             return first
         self.searched += 1
         if action != first:
             self.deviations += 1
+        self.expect(view, action)
         return action
+
+    def expect(self, view: JSON, action: Action) -> None:
+        """Predict the next seat's answer to a claim (while it has not seen this round)."""
+        public = view["public"]
+        if action["type"] != "claim":
+            return
+        if _next_alive(public, view["seat"]) in {c["seat"] for c in made_claims(public)}:
+            return
+        exchanged = public["claims"][-1].get("exchanged", 0) if public["claims"] else 0
+        calls = next_calls(view, action["value"], exchanged, 0)
+        self.pending = (public["round"], action["value"], calls)
+
+    def weigh_claims(self, view: JSON) -> None:
+        """Add the fit of the round's claims not weighed yet (:func:`hand_posterior_fit`)."""
+        posterior = hand_posterior_fit(view)
+        if posterior is None:
+            return
+        round_ = view["public"]["round"]
+        for i, fit in posterior[2].items():
+            if (round_, i) not in self.weighed:
+                self.weighed.add((round_, i))
+                self.claims_fit += fit
+        if self.claims_fit < -MISFIT:
+            self.misfits += 1
 
     def observe(self, view: JSON) -> None:
         """Compare the next seat's answer to this seat's last modelled claim with the
@@ -96,12 +140,7 @@ class FabFibExpert(SearchBot):
             nxt = _next_alive(public, me)
             if nxt in seats_in_round:
                 return None  # it remembers cards of this round: its answer is not public
-            action = self.hold(view)
-            if action["type"] == "claim":
-                exchanged = public["claims"][-1].get("exchanged", 0) if public["claims"] else 0
-                calls = next_calls(view, action["value"], exchanged, 0)
-                self.pending = (public["round"], action["value"], calls)
-            return action
+            return self.hold(view)
         if not can(view, "accept"):
             return {"type": "call"}
         return self.respond(view)
@@ -158,10 +197,10 @@ class FabFibExpert(SearchBot):
     # --- Answering -------------------------------------------------------------------
 
     def respond(self, view: JSON) -> Action | None:
-        posterior = hand_posterior(view)
+        posterior = hand_posterior_fit(view)
         if posterior is None:
             return None
-        dist, p_true = posterior
+        dist, p_true, _ = posterior
         public = view["public"]
         claim = claim_index(public["claim"])
         beat = sum(p * beat_hand(hand, claim) for hand, p in dist.items())

@@ -59,7 +59,7 @@ from .rules import FibbersDice
 #: :func:`announcement_fit`, and of the next seat's answers, :func:`fit_step`). Over 40
 #: matches without the fallback the sum fell below -5 at some point in 2.5 % of the matches
 #: against three strong bots, 82.5 % against basic bots, 60 % against random bots.
-MISFIT = 5.0
+MISFIT = 0.0
 #: Announcements this close to the lowest chance of losing are equal (the lowest is taken).
 TIE = 1e-9
 
