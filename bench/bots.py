@@ -283,6 +283,7 @@ def main() -> None:
     command = " ".join(
         [
             "uv run python bench/bots.py",
+            *([f"--games {' '.join(args.games)}"] if args.games != registry.game_ids() else []),
             f"--matches {args.matches}",
             f"--expert-matches {args.expert_matches}",
         ]
@@ -293,6 +294,7 @@ def main() -> None:
             else []
         )
         + ([f"--pairs {' '.join(args.pairs)}"] if partial else [])
+        + (["--update"] if args.update else [])
         + ([f"--jobs {args.jobs}"] if args.jobs > 1 else [])
     )
     lines = [

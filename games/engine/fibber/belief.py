@@ -18,6 +18,8 @@ likely that policy makes the plays the table has seen (importance sampling):
   sampled hand) gives the probability of the count it announced, and the cards it plays for
   that count. The sample's weight is the product of those probabilities; the last play's
   cards say whether it was a fib.
+* :func:`fib_posterior_fit` also says how well the counts fit that policy against a player
+  choosing any count alike (the expert falls back to the strong bot when they fit badly).
 * :func:`fib_posterior` is the weighted share of the samples in which the play is a fib.
 
 Everything here reads only the seat's view (the seat's own hand and the public record); the
@@ -137,12 +139,13 @@ class Posterior:
             hand[k] += 1
         return hand
 
-    def sample(self, rng: random.Random) -> tuple[float, bool] | None:
-        """One weighted sample: (weight, whether the window's last play is a fib)."""
+    def sample(self, rng: random.Random) -> tuple[float, bool, float] | None:
+        """One weighted sample: (weight, whether the window's last play is a fib, the weight
+        of the player's counts under a player choosing any count it could alike)."""
         hand = self.draw_start(rng)
         if hand is None:
             return None
-        weight = 1.0
+        weight = uniform = 1.0
         fib = False
         last = len(self.plays) - 1
         for j, play in enumerate(self.plays):
@@ -153,33 +156,46 @@ class Posterior:
                 return None
             probs, takes = self.policy(j, hand)
             weight *= probs[count - 1]
+            uniform /= len(probs)
             take = takes[count - 1]
             if j == last:
                 rank = INDEX[play["rank"]]
                 fib = any(take[k] for k in range(KINDS) if k not in (rank, WILD))
             hand = [a - b for a, b in zip(hand, take, strict=True)]
-        return weight, fib
+        return weight, fib, uniform
 
 
 def fib_posterior(view: JSON, rng: random.Random, samples: int = 48) -> float | None:
     """P(the play in the call window is a fib), weighing sampled hands of its player by how
     likely the strong bot's policy makes that player's plays of the window; ``None`` when no
     sample has any weight (the plays fit no hand the model allows)."""
+    out = fib_posterior_fit(view, rng, samples)
+    return None if out is None else out[0]
+
+
+def fib_posterior_fit(
+    view: JSON, rng: random.Random, samples: int = 48
+) -> tuple[float, float] | None:
+    """:func:`fib_posterior` and the log-likelihood ratio of the player's counts in the window
+    under the strong bot's policy against a player choosing any count alike (both estimated
+    on the same samples; the strong policy's share mixed with :data:`FLOOR` of the other)."""
     play = view["public"]["last_play"]
     posterior = Posterior(view, play["seat"])
-    fib = total = 0.0
+    fib = total = alike = 0.0
     floor = 0.0
     plain = 0
     for _ in range(samples):
         drawn = posterior.sample(rng)
         if drawn is None:
             continue
-        weight, is_fib = drawn
+        weight, is_fib, uniform = drawn
         total += weight
+        alike += uniform
         fib += weight * is_fib
         floor += 1
         plain += is_fib
     if total <= 0.0 or floor == 0:
         return None
     p = fib / total
-    return (1 - FLOOR) * p + FLOOR * plain / floor
+    fit = math.log(((1 - FLOOR) * total + FLOOR * alike) / alike)
+    return (1 - FLOOR) * p + FLOOR * plain / floor, fit

@@ -7,6 +7,12 @@ picked up (games/engine/fibber/belief.py), which gives the chance that the play 
 then weighs the call as the strong bot does (what a right call costs the player, what a wrong
 one costs this seat), with that chance in place of the strong bot's own estimate.
 
+**Robustness.** The belief assumes the players are strong bots; the counts they play are
+scored against a player choosing any count alike, and while the sum over the match is below
+``-MISFIT`` the call is weighed as the strong bot weighs it. (Without this the expert won
+12.8 % of 200 matches against three basic bots, the strong bot 57.8 % of 400; with calls by
+the strong bot's rule alone it had won 53.5 % of 40.)
+
 **Plays**: determinized rollouts over one turn of the table (a play by every seat, calls
 resolved; games/engine/search.py). A seat's score: minus its noses (standard: the Silver Nose
 counts as one; easy: this round's and the finished rounds'), and a little for every card still
@@ -20,13 +26,17 @@ from typing import Any
 from ..bots import register_bot
 from ..core import JSON, Action, Rules
 from ..search import Adapter, Budget, SearchBot
-from .belief import fib_posterior
+from .belief import fib_posterior_fit
 from .bots import StandardMind
 from .rules import Fibber
 
 CARD = 0.15
 #: Weighted hand samples per call decision (games/engine/fibber/belief.py).
 CALL_SAMPLES = 48
+#: Calls are weighed by the belief only while the plays seen in call windows fit the strong
+#: bot's policy at least this well against a uniform chooser (log-likelihood ratio summed over
+#: the windows of the match, :func:`fib_posterior_fit`); otherwise as the strong bot does.
+MISFIT = 2.0
 
 
 def score(rules: Rules, state: Any, seat: int) -> float:
@@ -60,15 +70,23 @@ class FibberExpert(SearchBot):
     def __init__(self, rules: Rules, adapter: Adapter, rng: random.Random) -> None:
         super().__init__(rules, adapter, rng)
         self.believed = 0
+        #: The latest fit of each window seen: (deal, first play, player) -> log ratio.
+        self.fits: dict[tuple[Any, int, int], float] = {}
+        self.misfit = MISFIT
 
     def choose(self, view: JSON) -> Action:
         public = view["public"]
         if public["variant"] != "easy" and public["phase"] == "call":
             seed = self.rng.getrandbits(64)
-            p = fib_posterior(view, random.Random(seed), CALL_SAMPLES)
-            if p is not None:
-                self.believed += 1
-                return BeliefMind(view, random.Random(seed), p).answer()
+            out = fib_posterior_fit(view, random.Random(seed), CALL_SAMPLES)
+            if out is not None:
+                p, fit = out
+                player = public["last_play"]["seat"]
+                start = public["plays"] - len(public["pile_plays"])
+                self.fits[(public.get("deal"), start, player)] = fit
+                if sum(self.fits.values()) >= -self.misfit:
+                    self.believed += 1
+                    return BeliefMind(view, random.Random(seed), p).answer()
         return super().choose(view)
 
 
