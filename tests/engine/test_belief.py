@@ -329,3 +329,24 @@ def test_fabfib_strong_claims_fit_the_model_better_than_a_uniform_holder():
             for i, fit in fits.items():
                 weighed.setdefault((view["public"]["round"], i), fit)
         assert weighed and sum(weighed.values()) > 5.0
+
+
+def test_fibber_strong_counts_fit_the_policy_and_basic_counts_do_not():
+    # Along a strong-bot match the windows' counts are likelier under the strong policy than
+    # under a uniform chooser, on average; the expert's running fit against basic bots goes
+    # below its threshold.
+    fits = []
+    for _, _, view, _ in strong_match("fibber", 2):
+        if view["public"]["phase"] != "call" or len(fits) >= 40:
+            continue
+        out = PB.fib_posterior_fit(view, random.Random(3), 24)
+        assert (out is None) == (PB.fib_posterior(view, random.Random(3), 24) is None)
+        if out is not None:
+            assert out[0] == PB.fib_posterior(view, random.Random(3), 24)
+            fits.append(out[1])
+    assert len(fits) >= 20 and sum(fits) / len(fits) > 0
+    off = float("inf")
+    below = sum(
+        sum(expert_match("fibber", "basic", i, misfit=off).fits.values()) < -2 for i in range(3)
+    )
+    assert below >= 2
