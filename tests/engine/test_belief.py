@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.engine import registry
 from games.engine.bots import make_bot
 from games.engine.fabfib import belief as FB
@@ -331,6 +333,7 @@ def test_fabfib_strong_claims_fit_the_model_better_than_a_uniform_holder():
         assert weighed and sum(weighed.values()) > 5.0
 
 
+@pytest.mark.slow  # plays whole bot matches: CI runs it, the quick loop does not
 def test_fibber_strong_counts_fit_the_policy_and_basic_counts_do_not():
     # Along a strong-bot match the windows' counts are likelier under the strong policy than
     # under a uniform chooser, on average; the expert's running fit against basic bots goes

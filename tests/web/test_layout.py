@@ -47,6 +47,7 @@ def no_sideways_scroll(page) -> None:
     assert width <= 360, f"the page is {width}px wide on a 360px screen"
 
 
+@pytest.mark.slow  # a browser session: CI runs it, the quick loop does not
 def test_the_lobby_and_a_table_fit_a_360px_screen_and_play_from_the_keyboard(new_page):
     pytest.importorskip("playwright")
     page = new_page(360, 740)
@@ -82,6 +83,7 @@ def test_the_lobby_and_a_table_fit_a_360px_screen_and_play_from_the_keyboard(new
     assert moves >= 1
 
 
+@pytest.mark.slow  # a browser session: CI runs it, the quick loop does not
 def test_a_table_of_every_game_fits_a_360px_screen(new_page):
     pytest.importorskip("playwright")
     page = new_page(360, 740)

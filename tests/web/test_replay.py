@@ -12,6 +12,7 @@ from .driver import api, check_end_screen, create_match, play_to_end, sign_in
 pytest.importorskip("playwright")
 
 
+@pytest.mark.slow  # a browser session: CI runs it, the quick loop does not
 def test_the_replay_viewer_steps_through_the_revealed_record(new_page, play_server):
     page = new_page()
     sign_in(page, "Ada")

@@ -14,7 +14,9 @@ from .driver import check_end_screen, create_match, play_to_end, sign_in
 pytest.importorskip("playwright")
 
 SOLO = [
-    pytest.param("fabfib", 3, {"life": 4}, ["basic", "random"], id="fabfib"),
+    pytest.param(
+        "fabfib", 3, {"life": 4}, ["basic", "random"], id="fabfib", marks=pytest.mark.slow
+    ),
     pytest.param(
         "fibber",
         2,
