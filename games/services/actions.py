@@ -24,6 +24,7 @@ from fibserver.errors import (
 from ..engine.core import IllegalAction, Rules, Step, canonical_json
 from ..models import IdempotencyRecord, Match, Seat
 from .common import MatchId, engine_state, locked, require_seat, rules_for, seats_of
+from .sink import ORM, Sink
 from .step import commit_step
 
 #: ``render(match, seat, seats)``: the body answered for an applied action (the caller's new
@@ -65,23 +66,38 @@ def action_submit(
         own, state, step = check_and_apply(
             match, seats, rules, user, seat, expected_version, action
         )
-        back = player_back(own)
-        commit_step(
-            match,
-            rules,
-            step,
-            actor=own.position,
-            action=action,
-            by_bot=False,
-            before=state,
-            seats=seats,
-            seat_changes=back,
-        )
+        commit_move(match, rules, step, own, state, seats, action)
         if idempotency_key:
             body = _render(render, match, own.position, seats)
             _store_answer(user, idempotency_key, digest, match, 200, body)
             return 200, body
     return 200, _render(render, match, own.position, seats)
+
+
+def commit_move(
+    match: Match,
+    rules: Rules[Any],
+    step: Step,
+    own: Seat,
+    before: Any,
+    seats: list[Seat],
+    action: Any,
+    sink: Sink = ORM,
+) -> None:
+    """Store a player's own move (:func:`.step.commit_step`, through ``sink`` if given): the
+    player is back, so their seat's away flag and time-out count are cleared too."""
+    commit_step(
+        match,
+        rules,
+        step,
+        actor=own.position,
+        action=action,
+        by_bot=False,
+        before=before,
+        seats=seats,
+        seat_changes=player_back(own),
+        sink=sink,
+    )
 
 
 def player_back(own: Seat) -> dict[int, set[str]]:
@@ -155,11 +171,19 @@ def _stored_answer(user: User, key: str, digest: str) -> tuple[int, dict[str, An
     stored = IdempotencyRecord.objects.filter(user=user, key=key).first()
     if stored is None:
         return None
-    if stored.request_hash != digest:
+    return replay_answer(stored.request_hash, digest, stored.status_code, stored.body)
+
+
+def replay_answer(
+    stored_hash: str, digest: str, status: int, body: str
+) -> tuple[int, dict[str, Any]]:
+    """The stored answer to a key, given again, if the request is the same one; a key used
+    for another request is refused."""
+    if stored_hash != digest:
         raise IdempotencyKeyReused(
             "This Idempotency-Key was already used with a different request."
         )
-    return stored.status_code, orjson.loads(stored.body)
+    return status, orjson.loads(body)
 
 
 def _store_answer(

@@ -33,14 +33,20 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
 from accounts.models import User
-from fibserver.errors import IdempotencyKeyReused, NotFound
+from fibserver.errors import NotFound
 
 from ..models import IdempotencyRecord, Match, Seat
 from ..reads import Recent, match_rows, match_rows_answered
-from .actions import Render, action_submit, check_and_apply, player_back, request_hash
+from .actions import (
+    Render,
+    action_submit,
+    check_and_apply,
+    commit_move,
+    replay_answer,
+    request_hash,
+)
 from .common import MatchId, match_pk, rules_for
 from .sink import Batch, NotBatched
-from .step import commit_step
 
 #: Reads and writes tried before a move that keeps losing races takes the row lock instead.
 TRIES = 3
@@ -89,11 +95,7 @@ def action_submit_optimistic(
         if read is None:
             raise NotFound("No such match.")
         if key is not None and stored is not None:
-            if stored[0] != digest:  # as actions._stored_answer
-                raise IdempotencyKeyReused(
-                    "This Idempotency-Key was already used with a different request."
-                )
-            return stored[1], orjson.loads(stored[2])
+            return replay_answer(stored[0], digest, stored[1], stored[2])
         match, seats, recent = read
         rules = rules_for(match)
         own, state, step = check_and_apply(
@@ -102,20 +104,8 @@ def action_submit_optimistic(
         if rules.is_over(step.state):
             return locked_path()  # the finisher writes more than one statement holds
         batch = Batch(match)
-        back = player_back(own)
         try:
-            commit_step(
-                match,
-                rules,
-                step,
-                actor=own.position,
-                action=action,
-                by_bot=False,
-                before=state,
-                seats=seats,
-                seat_changes=back,
-                sink=batch,
-            )
+            commit_move(match, rules, step, own, state, seats, action, sink=batch)
         except NotBatched:
             return locked_path()
         body = None
