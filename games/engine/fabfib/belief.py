@@ -47,6 +47,7 @@ from .bots import (
     pool_of,
     reading,
     revealed_in_discard,
+    unseen_pool,
 )
 
 _MODEL = StrongBot(random.Random(0))  # respond, best_exchange and truth_chain never draw
@@ -190,10 +191,7 @@ def hand_posterior_fit(
     if not claims:
         return None
     mine = my_memory(view)
-    known = revealed_in_discard(public)
-    if mine is not None:
-        known = known + list(mine[0])
-    pool = pool_of(known)  # what this seat cannot place: the draws come from it
+    pool = unseen_pool(view)  # what this seat cannot place: the draws come from it
     revealed = revealed_in_discard(public)
     public_pool = pool_of(revealed)  # what a bluffer weighs with
     dist: dict[Digits, float] = {}

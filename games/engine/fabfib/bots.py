@@ -233,6 +233,16 @@ def my_memory(view: JSON) -> tuple[Digits, int] | None:
     return None
 
 
+def unseen_pool(view: JSON, held: list[int] | None = None) -> tuple[int, ...]:
+    """How many of each digit this seat cannot place: the deck less the digits ``held``, the
+    last reveal still in the discard pile and the cards it passed on this round."""
+    known = list(held or []) + revealed_in_discard(view["public"])
+    mine = my_memory(view)
+    if mine is not None:
+        known += list(mine[0])
+    return pool_of(known)
+
+
 def legal_claims(view: JSON) -> list[str]:
     for spec in view["legal_actions"]:
         if spec["type"] == "claim":
@@ -435,10 +445,7 @@ class StrongBot:
         public = view["public"]
         claims = made_claims(public)
         mine = my_memory(view)
-        known = revealed_in_discard(public)
-        if mine is not None:
-            known = known + list(mine[0])
-        pool = pool_of(known)
+        pool = unseen_pool(view)
         p_true = self.truth_chain(claims, pool, mine)[-1]
         claim = claim_index(public["claim"])
         call_loss = p_true - (1 - p_true) * self.OTHERS
@@ -452,11 +459,7 @@ class StrongBot:
         current = claim_index(public["claim"])
         if INDEX[hand] > current:
             return {"type": "claim", "value": CLAIMS[INDEX[hand]]}
-        known = [c["digit"] for c in cards] + revealed_in_discard(public)
-        mine = my_memory(view)
-        if mine is not None:
-            known += list(mine[0])
-        pool = pool_of(known)
+        pool = unseen_pool(view, [c["digit"] for c in cards])
         if public["may_exchange"]:
             positions = self.best_exchange(cards, current, pool)
             if positions:

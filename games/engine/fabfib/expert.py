@@ -48,11 +48,9 @@ from .bots import (
     digits_of,
     draw_probs,
     made_claims,
-    my_memory,
-    pool_of,
     reading,
     results,
-    revealed_in_discard,
+    unseen_pool,
 )
 from .rules import FabFib
 
@@ -157,11 +155,7 @@ class FabFibExpert(SearchBot):
         pending = public["claims"][-1].get("exchanged", 0) if public["claims"] else 0
         if not public["may_exchange"]:
             return {"type": "claim", "value": self.bluff(view, pending, 0)}
-        known = [c["digit"] for c in cards] + revealed_in_discard(public)
-        mine = my_memory(view)
-        if mine is not None:
-            known += list(mine[0])
-        pool = pool_of(known)
+        pool = unseen_pool(view, [c["digit"] for c in cards])
         safe = {e: any_accepted(view, e, e) for e in range(4)}
         best: tuple[float, float, int] | None = None
         choice: list[int] = []
