@@ -116,9 +116,9 @@ ASGI_APPLICATION = "fibserver.asgi.application"
 # failed request per worker after a restart is the price of not paying a round trip on every
 # request; turn it on where the database drops connections often.
 DATABASES = {
-    "default": dj_database_url.config(
-        env="DATABASE_URL",
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    # A blank DATABASE_URL (``DATABASE_URL= scripts/serve``) means the default, as for REDIS_URL.
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
         conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", False),
     )

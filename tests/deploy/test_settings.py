@@ -28,6 +28,19 @@ def test_a_bare_process_is_not_in_debug():
     assert settings_of("fibserver.settings") == {"debug": False, "wsgi_long_poll": False}
 
 
+def test_a_blank_database_url_means_the_default_sqlite_file():
+    show = "import django.conf as c, json; print(json.dumps(c.settings.DATABASES['default']))"
+    done = run(
+        ["-c", f"import django; django.setup(); {show}"],
+        DJANGO_SETTINGS_MODULE="fibserver.settings",
+        DATABASE_URL="  ",
+    )
+    assert done.returncode == 0, done.stderr
+    database = json.loads(done.stdout)
+    assert database["ENGINE"] == "django.db.backends.sqlite3"
+    assert database["NAME"].endswith("db.sqlite3")
+
+
 def test_debug_only_when_asked_for():
     assert settings_of("fibserver.settings", DEBUG="true")["debug"] is True
 
