@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
+from rest_framework.views import APIView
 
 from api.authentication import CachedTokenAuthentication, remember_token
 from api.errors import exception_handler
@@ -75,18 +76,27 @@ def _is_plain(request: HttpRequest) -> bool:
     return media == "application/json"
 
 
-def _headers(response: HttpResponse) -> HttpResponse:
-    """The headers DRF's ``finalize_response`` gives every answer of the twin."""
-    response["Allow"] = "POST, OPTIONS"
-    if len(ActionView.renderer_classes) > 1:
+def _allowed(view: type[APIView]) -> str:
+    found = _ALLOW.get(view)
+    if found is None:
+        instance = view()
+        if hasattr(instance, "get") and not hasattr(instance, "head"):
+            instance.head = instance.get  # as View.setup does for every request
+        found = _ALLOW[view] = ", ".join(instance.allowed_methods)
+    return found
+
+
+_ALLOW: dict[type[APIView], str] = {}
+
+
+def json_answer(data: Any, status: int, view: type[APIView] = ActionView) -> HttpResponse:
+    """``data`` rendered as the DRF twin ``view`` renders it, with the headers DRF's
+    ``finalize_response`` gives every answer of that view."""
+    response = HttpResponse(_renderer.render(data), status=status, content_type="application/json")
+    response["Allow"] = _allowed(view)
+    if len(view.renderer_classes) > 1:
         response["Vary"] = "Accept"
     return response
-
-
-def _json(data: Any, status: int) -> HttpResponse:
-    return _headers(
-        HttpResponse(_renderer.render(data), status=status, content_type="application/json")
-    )
 
 
 def _body(request: HttpRequest) -> Any:
@@ -100,11 +110,13 @@ def _body(request: HttpRequest) -> Any:
     return _parser.parse(request, "application/json", {"request": request})
 
 
-@csrf_exempt
-def match_actions(request: HttpRequest, match_id: str) -> HttpResponse:
+def lean_move(request: HttpRequest, match_id: str) -> HttpResponse | None:
+    """The move as this module serves it, or ``None`` when the DRF twin must answer (see the
+    module docstring); nothing has been read from the body or counted against a rate limit
+    when it answers ``None``."""
     user, throttle, allowed = _caller(request) if _is_plain(request) else (None, None, None)
     if user is None or throttle is None:
-        return _twin(request, match_id=match_id)  # type: ignore[no-any-return]
+        return None
     request.user = user
     try:
         if allowed is None:
@@ -113,12 +125,27 @@ def match_actions(request: HttpRequest, match_id: str) -> HttpResponse:
             raise exceptions.Throttled(wait=throttle.wait())
         code, payload = submit_action(request, user, match_id, _body(request))
     except Exception as exc:
-        answer = exception_handler(exc, {"request": request, "view": None})
-        if answer is None:
-            raise
-        response = _json(answer.data, answer.status_code)
-        for name, value in answer.items():
-            if name.lower() != "content-type":
-                response[name] = value
-        return response
-    return _json(payload, code)
+        return error_answer(exc, request)
+    return json_answer(payload, code)
+
+
+def error_answer(
+    exc: Exception, request: HttpRequest, view: type[APIView] = ActionView
+) -> HttpResponse:
+    """What the DRF twin ``view`` answers to ``exc`` (re-raised when DRF would not handle it)."""
+    answer = exception_handler(exc, {"request": request, "view": None})
+    if answer is None:
+        raise exc
+    response = json_answer(answer.data, answer.status_code, view)
+    for name, value in answer.items():
+        if name.lower() != "content-type":
+            response[name] = value
+    return response
+
+
+@csrf_exempt
+def match_actions(request: HttpRequest, match_id: str) -> HttpResponse:
+    response = lean_move(request, match_id)
+    if response is None:
+        return _twin(request, match_id=match_id)  # type: ignore[no-any-return]
+    return response

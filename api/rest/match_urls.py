@@ -1,7 +1,8 @@
 """Match routes. The events feed is served by the async follower view (``api.follow``); its
 DRF twin ``EventsView`` answers the same requests without waiting and documents the schema.
-Moves are served by the plain view ``api.rest.actions.match_actions``, whose DRF twin
-``ActionView`` documents the schema and answers what the plain view hands it."""
+Moves and match views are served by the plain views ``api.rest.actions.match_actions`` and
+``api.rest.match_view.match_detail``, whose DRF twins ``ActionView`` and ``MatchDetailView``
+document the schema and answer what the plain views hand them."""
 
 from django.urls import path
 
@@ -9,11 +10,12 @@ from api.follow import match_events
 
 from . import matches as v
 from .actions import match_actions
+from .match_view import match_detail
 
 urlpatterns = [
     path("matches/", v.MatchListView.as_view(), name="match-list"),
     path("matches/join/", v.JoinByCodeView.as_view(), name="match-join-by-code"),
-    path("matches/<str:match_id>/", v.MatchDetailView.as_view(), name="match-detail"),
+    path("matches/<str:match_id>/", match_detail, name="match-detail"),
     path("matches/<str:match_id>/join/", v.JoinView.as_view(), name="match-join"),
     path("matches/<str:match_id>/leave/", v.LeaveView.as_view(), name="match-leave"),
     path("matches/<str:match_id>/bots/", v.BotsView.as_view(), name="match-bots"),

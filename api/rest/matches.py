@@ -32,8 +32,12 @@ class Pagination(LimitOffsetPagination):
 
 def tag_matches(request: Request, tag: str) -> bool:
     """Whether ``If-None-Match`` holds ``tag``."""
-    sent = request.headers.get("If-None-Match")
-    return bool(sent) and tag in [t.strip() for t in sent.split(",")]
+    return tag_matches_header(request.headers.get("If-None-Match"), tag)
+
+
+def tag_matches_header(sent: str | None, tag: str) -> bool:
+    """Whether an ``If-None-Match`` value holds ``tag``."""
+    return bool(sent) and tag in [t.strip() for t in sent.split(",")]  # type: ignore[union-attr]
 
 
 def tagged(response: Response, tag: str) -> Response:

@@ -1,6 +1,7 @@
 """The URL conf the OpenAPI schema is generated from: the public API, with the DRF twins of
-the async events view (``EventsView``) and of the plain move view (``ActionView``) standing in
-for them so the feed and the moves are documented too."""
+the async events view (``EventsView``) and of the plain move and match views (``ActionView``,
+``MatchDetailView``) standing in for them so the feed, the moves and the views are documented
+too."""
 
 from django.urls import include, path
 
@@ -10,6 +11,7 @@ urlpatterns = [
     path("api/", include("api.rest.auth_urls")),
     path("api/matches/<str:match_id>/events/", v.EventsView.as_view(), name="match-events"),
     path("api/matches/<str:match_id>/actions/", v.ActionView.as_view(), name="match-actions"),
+    path("api/matches/<str:match_id>/", v.MatchDetailView.as_view(), name="match-detail"),
     path("api/", include("api.rest.match_urls")),
     path("api/", include("api.rest.stats_urls")),
     path("api/", include("api.rest.event_urls")),

@@ -1,0 +1,251 @@
+"""The API's WSGI entry (``fibserver.door``) and the plain match view (issue 16): what goes
+through the short handler is answered exactly as Django's full handler answers it, and the
+plain ``GET /api/matches/{id}/`` answers what its DRF twin answers."""
+
+from __future__ import annotations
+
+import io
+import sys
+from typing import Any
+
+import orjson
+import pytest
+from django.core.handlers.wsgi import WSGIHandler
+from django.urls import get_resolver
+from rest_framework.test import APIClient
+
+from fibserver import door as door_module
+from fibserver.door import Door, is_hot
+from games.models import Match
+
+from .helpers import Player
+from .test_lean_move import REFUSALS, legal, turn, two_player_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def environ(
+    method: str,
+    path: str,
+    token: str | None = None,
+    body: Any = None,
+    query: str = "",
+    **headers: str,
+) -> dict[str, Any]:
+    raw = b"" if body is None else body if isinstance(body, bytes) else orjson.dumps(body)
+    env: dict[str, Any] = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": "testserver",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "wsgi.input": io.BytesIO(raw),
+        "wsgi.url_scheme": "http",
+        "wsgi.errors": sys.stderr,
+        "CONTENT_LENGTH": str(len(raw)),
+    }
+    if body is not None:
+        env["CONTENT_TYPE"] = "application/json"
+    if token:
+        env["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    env.update(headers)
+    return env
+
+
+def call(app: Any, env: dict[str, Any]) -> tuple[int, bytes, dict[str, str]]:
+    head: list[Any] = []
+    result = app(env, lambda status, headers, *_: head.append((status, headers)))
+    try:
+        body = b"".join(result)
+    finally:
+        result.close()
+    status, headers = head[0]
+    return int(status.split()[0]), body, dict(headers)
+
+
+@pytest.fixture
+def apps() -> tuple[Door, WSGIHandler]:
+    return Door(WSGIHandler()), WSGIHandler()
+
+
+def alike(apps: tuple[Door, WSGIHandler], make: Any) -> tuple[int, bytes, dict[str, str]]:
+    """The door's answer, asserted equal to the full handler's (``make()`` builds the
+    environ twice: a request body is read once)."""
+    door, full = apps
+    through_door = call(door, make())
+    assert through_door == call(full, make())
+    return through_door
+
+
+def test_only_the_two_hot_requests_without_a_cookie_take_the_short_handler():
+    assert is_hot(environ("POST", "/api/matches/x/actions/"))
+    assert is_hot(environ("GET", "/api/matches/x/"))
+    assert not is_hot(environ("GET", "/api/matches/x/", HTTP_COOKIE="sessionid=1"))
+    assert not is_hot(environ("HEAD", "/api/matches/x/"))
+    assert not is_hot(environ("GET", "/api/matches/x/actions/"))
+    assert not is_hot(environ("POST", "/api/matches/x/join/"))
+    assert not is_hot(environ("GET", "/api/matches/"))
+    assert not is_hot(environ("GET", "/api/matches/x"))
+
+
+def test_the_short_handler_keeps_the_security_middleware(settings):
+    """It leaves out only middleware the site has (a renamed one would run again) and what
+    stays still acts: an HTTPS redirect, the Host check."""
+    assert door_module.SKIPPED <= set(settings.MIDDLEWARE)
+    settings.SECURE_SSL_REDIRECT = True
+    apps = Door(WSGIHandler()), WSGIHandler()  # middleware reads its settings when built
+    redirected = alike(apps, lambda: environ("GET", "/api/matches/x/"))
+    assert redirected[0] == 301
+    assert redirected[2]["Location"] == "https://testserver/api/matches/x/"
+    settings.SECURE_SSL_REDIRECT = False
+    apps = Door(WSGIHandler()), WSGIHandler()
+    foreign = alike(apps, lambda: environ("GET", "/api/matches/x/", HTTP_HOST="evil.example"))
+    assert foreign[0] == 400
+
+
+@pytest.mark.parametrize("case", [name for name, _ in REFUSALS])
+def test_every_refused_move_is_answered_as_the_full_handler_answers_it(case, apps):
+    a, b, match_id = two_player_match()
+    mover, other, view = turn([a, b], match_id)
+    who = mover if case != "not your turn" else other
+    _, body, extra = dict(REFUSALS)[case](match_id, view, who)
+    query = extra.pop("QUERY_STRING", "")
+    path = f"/api/matches/{match_id}/actions/"
+    before = Match.objects.get(pk=match_id).version
+    raw = b"" if body is None else orjson.dumps(body)
+
+    def make() -> dict[str, Any]:
+        env = environ("POST", path, who.token, raw, query, **extra)
+        env["CONTENT_TYPE"] = "application/json"
+        return env
+
+    status, _, headers = alike(apps, make)
+    assert 400 <= status < 500
+    assert headers["Content-Type"] == "application/json"
+    assert Match.objects.get(pk=match_id).version == before, "a refusal changes nothing"
+
+
+def test_a_move_through_the_door_is_answered_with_the_full_handlers_headers(apps):
+    door, full = apps
+    a, b, match_id = two_player_match()
+    path = f"/api/matches/{match_id}/actions/"
+    answers = []
+    for app in (door, full):
+        mover, _other, view = turn([a, b], match_id)
+        action = {**legal(view), "expected_version": view["version"]}
+        answers.append(call(app, environ("POST", path, mover.token, action)))
+        after = mover.view(match_id)
+        assert answers[-1][0] == 200
+        assert orjson.loads(answers[-1][1])["version"] == after["version"] == view["version"] + 1
+    (_, through_door, door_headers), (_, _, full_headers) = answers
+    assert door_headers.keys() == full_headers.keys()
+    assert {k: v for k, v in door_headers.items() if k != "Content-Length"} == {
+        k: v for k, v in full_headers.items() if k != "Content-Length"
+    }
+    assert door_headers["X-Frame-Options"] == "DENY"
+    assert door_headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_views_and_conditional_views_are_answered_as_the_full_handler_answers_them(apps):
+    a, b, match_id = two_player_match()
+    path = f"/api/matches/{match_id}/"
+    status, body, headers = alike(apps, lambda: environ("GET", path, a.token))
+    assert status == 200 and orjson.loads(body)["id"] == match_id
+    tag = headers["ETag"]
+    cases = [
+        lambda: environ("GET", path),  # a spectator
+        lambda: environ("GET", path, b.token),
+        lambda: environ("GET", path, a.token, HTTP_IF_NONE_MATCH=tag),
+        lambda: environ("GET", path, a.token, HTTP_IF_NONE_MATCH='"old", ' + tag),
+        lambda: environ("GET", path, b.token, HTTP_IF_NONE_MATCH=tag),  # Ann's tag
+        lambda: environ("GET", path, a.token, query="seat=x"),
+        lambda: environ("GET", path, a.token, query="seat=7"),
+        lambda: environ("GET", path, a.token, query="format=json"),
+        lambda: environ("GET", path, a.token, HTTP_ACCEPT="application/xml"),
+        lambda: environ("GET", path, "nope"),
+        lambda: environ("GET", path, HTTP_AUTHORIZATION="Bearer"),
+        lambda: environ("GET", "/api/matches/nope/", a.token),
+        lambda: environ("GET", "/api/matches/00000000-0000-0000-0000-000000000000/"),
+        lambda: environ("GET", "/api/matches/join/", a.token),
+        lambda: environ("POST", "/api/matches/join/", a.token, {"invite_code": "x"}),
+    ]
+    statuses = [alike(apps, make)[0] for make in cases]
+    assert statuses == [200, 200, 304, 304, 200, 400, 403, 200, 406, 401, 401, 404, 404, 405, 404]
+
+
+def test_a_304_has_no_body_and_the_tag_and_a_private_match_stays_hidden(apps):
+    host = Player("Host")
+    match = host.create(game="fibber", seats=2, visibility="private")
+    path = f"/api/matches/{match['id']}/"
+    _, _, headers = alike(apps, lambda: environ("GET", path, host.token))
+    status, body, not_modified = alike(
+        apps, lambda: environ("GET", path, host.token, HTTP_IF_NONE_MATCH=headers["ETag"])
+    )
+    assert (status, body) == (304, b"")
+    assert not_modified["ETag"] == headers["ETag"]
+    assert not_modified["Cache-Control"] == "private, no-cache"
+    outsider = Player("Outsider")
+    assert alike(apps, lambda: environ("GET", path, outsider.token))[0] == 404
+    assert alike(apps, lambda: environ("GET", path))[0] == 404
+
+
+def test_a_request_with_a_cookie_never_takes_the_short_handler(apps, monkeypatch):
+    door, _full = apps
+    a, _b, match_id = two_player_match()
+
+    def no_short(*_args: Any) -> Any:
+        raise AssertionError("the short handler took a request with a cookie")
+
+    monkeypatch.setattr(door, "short", no_short)
+    env = environ("GET", f"/api/matches/{match_id}/", a.token, HTTP_COOKIE="sessionid=nope")
+    assert call(door, env)[0] == 200
+
+
+def test_every_static_route_beside_a_match_id_is_handed_over(apps):
+    """A route of the full URL conf that the hot patterns would also match (a fixed name in
+    place of the match id) must be answered by its own view, not by the match view."""
+    resolver = get_resolver()
+    for method in ("GET", "POST"):
+        for suffix in ("", "actions/"):
+            for name in {"join"} | _fixed_names(resolver):
+                path = f"/api/matches/{name}/{suffix}"
+                alike(apps, lambda p=path, m=method: environ(m, p, body={} if m == "POST" else None))
+
+
+def _fixed_names(resolver: Any) -> set[str]:
+    """The fixed segments the full URL conf routes right under ``/api/matches/``."""
+    names = set()
+    for pattern in resolver.url_patterns:
+        for inner in getattr(pattern, "url_patterns", []):
+            route = str(inner.pattern)
+            if route.startswith("matches/") and "<" not in route and route.count("/") == 2:
+                names.add(route.split("/")[1])
+    return names
+
+
+def test_the_plain_match_view_answers_what_its_drf_twin_answers(settings):
+    a, b, match_id = two_player_match()
+    path = f"/api/matches/{match_id}/"
+    tag = a.get(path)["ETag"]
+    clients = [a.client, b.client, APIClient(), APIClient(HTTP_AUTHORIZATION="Bearer nope")]
+    requests = [
+        (c, q, h)
+        for c in clients
+        for q in ("", "?seat=x", "?seat=0", "?format=json")
+        for h in ({}, {"HTTP_IF_NONE_MATCH": tag}, {"HTTP_ACCEPT": "application/xml"})
+    ]
+
+    def answers() -> list[tuple[int, bytes, dict[str, str]]]:
+        out = []
+        for client, query, headers in requests:
+            response = client.get(path + query, **headers)
+            kept = {k: v for k, v in response.items() if k.lower() != "content-length"}
+            out.append((response.status_code, response.content, kept))
+        return out
+
+    plain = answers()
+    settings.ROOT_URLCONF = "api.rest.schema_urls"  # the twin at the same path
+    assert plain == answers()
+    assert {status for status, _, _ in plain} >= {200, 304, 400, 401, 403, 406}
