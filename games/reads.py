@@ -17,10 +17,10 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import connection
 
 from accounts.models import User
 
+from . import hotsql
 from .models import Match, Seat
 
 _MATCH_FIELDS = [f for f in Match._meta.concrete_fields]
@@ -81,7 +81,7 @@ def match_rows(pk: Any) -> tuple[Match, list[Seat], list[Recent]] | None:
     """The match (its ``db_clock`` set, as ``services.common.locked`` sets it), its seats
     with their players and its recent events (the last ``RECENT_EVENTS``), from one
     statement; ``None`` if there is no match."""
-    with connection.cursor() as cursor:
+    with hotsql.cursor() as cursor:
         cursor.execute(READ_SQL, [settings.FIBSERVER["RECENT_EVENTS"], pk])
         row = cursor.fetchone()
     return None if row is None else _rows(row)
@@ -92,7 +92,7 @@ def match_rows_answered(
 ) -> tuple[tuple[Match, list[Seat], list[Recent]] | None, tuple[str, int, str] | None]:
     """:func:`match_rows`, and in the same statement the answer stored for ``user_id``'s
     ``Idempotency-Key`` ``key``: ``(request hash, status, body)``, or ``None``."""
-    with connection.cursor() as cursor:
+    with hotsql.cursor() as cursor:
         cursor.execute(READ_ANSWERED_SQL, [settings.FIBSERVER["RECENT_EVENTS"], user_id, key, pk])
         row = cursor.fetchone()
     if row is None:

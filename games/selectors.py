@@ -22,6 +22,7 @@ from django.db.models import Q, QuerySet
 from accounts.models import User
 from fibserver.errors import Conflict, Forbidden, Invalid, NotFound
 
+from . import hotsql
 from .engine import registry
 from .engine.core import redact_event
 from .engine.replay import FORMAT, JOIN_ACTION, Rerun, RerunError, result_of
@@ -195,7 +196,7 @@ def view_tag_read(match_id: MatchId, user: Caller, seat: int | None = None) -> s
     pk = match_pk(match_id)
     rows: list[Any]
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:  # the statement the ORM builds, built once
+        with hotsql.cursor() as cursor:  # the statement the ORM builds, built once
             cursor.execute(VIEW_TAG_SQL, [pk])
             rows = cursor.fetchall()
     else:

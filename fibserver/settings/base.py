@@ -329,6 +329,10 @@ def _fibserver_settings() -> dict[str, Any]:
         # meanwhile, so WSGI answers at once with what there is. On only for the threaded
         # development server (fibserver.settings.dev, i.e. scripts/serve).
         "WSGI_LONG_POLL": env_bool("FIBSERVER_WSGI_LONG_POLL", False),
+        # The hot statements (a move's read and write, a view's read, a conditional GET's tag)
+        # with server-side binding, so PostgreSQL prepares them once per connection
+        # (games/hotsql.py). Off for a connection pooler in transaction mode.
+        "PREPARED_STATEMENTS": env_bool("DB_PREPARED_STATEMENTS", True),
     }
 
 

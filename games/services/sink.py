@@ -15,11 +15,16 @@ the work queued on commit — in one place; a sink only stores it:
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from django.db import connection, models, transaction
+import orjson
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
+from psycopg.types.json import Jsonb
 
+from .. import hotsql
 from ..models import Event, IdempotencyRecord, Match, Seat
 
 
@@ -107,45 +112,33 @@ class Batch:
         self.record = record
 
     def sql(self) -> tuple[str, list[Any]]:
-        """The statement and its parameters."""
+        """The statement (one text per shape, built once) and its parameters."""
         assert self.match_obj is not None, "the step wrote no match row"
-        match, params = self.match_obj, []
-        sets = []
-        for name in self.match_fields:
-            field = _field(Match, name)
-            value = field.pre_save(match, False)
-            sets.append(f'"{field.column}" = {_param(field)}')
-            params.append(field.get_db_prep_save(value, connection))
-        parts = [
-            'WITH m AS (UPDATE "games_match" SET ' + ", ".join(sets) + ' WHERE "id" = %s AND '
-            '"version" = %s AND "status" = %s RETURNING "id")'
-        ]
+        db = connections[DEFAULT_DB_ALIAS]
+        record = [self.record] if self.record is not None else []
+        text = _statement(
+            tuple(self.match_fields),
+            len(self.rows),
+            bool(record),
+            tuple(self.seat_fields) if self.seat_rows else (),
+            len(self.seat_rows),
+        )
+        params = _values(Match, tuple(self.match_fields), [self.match_obj], False, db)
         params += [self.pk, self.version, Match.Status.ACTIVE]
         if self.rows:
-            parts.append(_insert("e", self.rows, params))
-        if self.record is not None:
-            parts.append(_insert("r", [self.record], params))
+            params += _values(Event, _INSERTED[Event], self.rows, True, db)
+        if record:
+            params += _values(IdempotencyRecord, _INSERTED[IdempotencyRecord], record, True, db)
         if self.seat_rows:
-            fields = [_field(Seat, name) for name in ["position", *self.seat_fields]]
-            names = ", ".join(f'"{f.column}"' for f in fields)
-            row = "(" + ", ".join(_param(f) for f in fields) + ")"
-            sets = [f'"{f.column}" = v."{f.column}"' for f in fields[1:]]
-            parts.append(
-                ', s AS (UPDATE "games_seat" AS t SET ' + ", ".join(sets) + " FROM m, "
-                f"(VALUES {', '.join([row] * len(self.seat_rows))}) AS v({names}) "
-                'WHERE t."match_id" = m."id" AND t."position" = v."position")'
-            )
-            for seat in self.seat_rows:
-                for f in fields:
-                    params.append(f.get_db_prep_save(getattr(seat, f.attname), connection))
-        parts.append(" SELECT count(*) FROM m")
-        return "".join(parts), params
+            names = ("position", *self.seat_fields)
+            params += _values(Seat, names, self.seat_rows, False, db)
+        return text, params
 
     def store(self) -> bool:
         """Write the step; ``False`` (nothing written) when the match has moved on. Outside a
         transaction the statement commits by itself; inside one (a test's) it is part of it."""
         sql, params = self.sql()
-        with connection.cursor() as cursor:
+        with hotsql.cursor() as cursor:
             cursor.execute(sql, params)
             stored = cursor.fetchone()[0] == 1
         if stored:
@@ -154,19 +147,96 @@ class Batch:
         return stored
 
 
-def _insert(alias: str, rows: list[Any], params: list[Any]) -> str:
-    """A CTE inserting ``rows`` (unsaved instances of one model) if ``m`` updated a row."""
-    model = type(rows[0])
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+#: The columns an ``INSERT`` of a model writes (every concrete one but the key), by name.
+_INSERTED: dict[type[models.Model], tuple[str, ...]] = {
+    model: tuple(f.name for f in model._meta.concrete_fields if not f.primary_key)
+    for model in (Event, IdempotencyRecord)
+}
+
+
+@functools.lru_cache(maxsize=256)
+def _statement(
+    match_fields: tuple[str, ...],
+    events: int,
+    record: bool,
+    seat_fields: tuple[str, ...],
+    seats: int,
+) -> str:
+    """The text of a step's statement, by its shape: which match columns change, how many
+    events and seats it writes, and whether it stores an ``Idempotency-Key``'s answer."""
+    sets = [
+        f'"{_field(Match, name).column}" = {_param(_field(Match, name))}' for name in match_fields
+    ]
+    parts = [
+        'WITH m AS (UPDATE "games_match" SET ' + ", ".join(sets) + ' WHERE "id" = %s AND '
+        '"version" = %s AND "status" = %s RETURNING "id")'
+    ]
+    if events:
+        parts.append(_insert("e", Event, events))
+    if record:
+        parts.append(_insert("r", IdempotencyRecord, 1))
+    if seats:
+        fields = [_field(Seat, name) for name in ["position", *seat_fields]]
+        names = ", ".join(f'"{f.column}"' for f in fields)
+        row = "(" + ", ".join(_param(f) for f in fields) + ")"
+        sets = [f'"{f.column}" = v."{f.column}"' for f in fields[1:]]
+        parts.append(
+            ', s AS (UPDATE "games_seat" AS t SET ' + ", ".join(sets) + " FROM m, "
+            f"(VALUES {', '.join([row] * seats)}) AS v({names}) "
+            'WHERE t."match_id" = m."id" AND t."position" = v."position")'
+        )
+    parts.append(" SELECT count(*) FROM m")
+    return "".join(parts)
+
+
+def _insert(alias: str, model: type[models.Model], rows: int) -> str:
+    """A CTE inserting ``rows`` rows of ``model`` if ``m`` updated a row."""
+    fields = [_field(model, name) for name in _INSERTED[model]]
     columns = ", ".join(f'"{f.column}"' for f in fields)
     row = "(" + ", ".join(_param(f) for f in fields) + ")"
-    for obj in rows:
-        for f in fields:
-            params.append(f.get_db_prep_save(f.pre_save(obj, True), connection))
     return (
         f', {alias} AS (INSERT INTO "{model._meta.db_table}" ({columns}) SELECT v.* FROM m, '
-        f"(VALUES {', '.join([row] * len(rows))}) AS v({columns}))"
+        f"(VALUES {', '.join([row] * rows)}) AS v({columns}))"
     )
+
+
+def _values(
+    model: type[models.Model], names: tuple[str, ...], objs: list[Any], add: bool, db: Any
+) -> list[Any]:
+    """The parameters of ``objs``' columns ``names``, as the ORM's save would send them
+    (``pre_save`` where a field computes its value, e.g. ``auto_now``)."""
+    out = []
+    for obj in objs:
+        for attname, field, computes, is_json in _preps(model, names):
+            value = field.pre_save(obj, add) if computes else getattr(obj, attname)
+            if is_json and value is not None:
+                out.append(Jsonb(value, dumps=_dumps))
+            else:
+                out.append(field.get_db_prep_save(value, db))
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _preps(model: type[models.Model], names: tuple[str, ...]) -> list[tuple[str, Any, bool, bool]]:
+    """Per column: its attribute, its field, whether ``pre_save`` computes the value, and
+    whether it is JSON (dumped with orjson rather than the standard library's encoder)."""
+    out = []
+    for name in names:
+        field = _field(model, name)
+        computes = bool(getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False))
+        is_json = isinstance(field, models.JSONField) and field.encoder is None
+        out.append((field.attname, field, computes, is_json))
+    return out
+
+
+def _dumps(value: Any) -> str:
+    """JSON text of a value, as ``json.dumps`` writes it for PostgreSQL's ``jsonb`` (which
+    keeps no formatting): orjson, or the standard library for what orjson refuses (an integer
+    beyond 64 bits)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(value)
 
 
 def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
