@@ -82,7 +82,7 @@ class Door:
         self.full = full
         self.short = ShortHandler()
 
-    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
         if not is_hot(environ):
             return self.full(environ, start_response)
         head: list[Any] = []
