@@ -17,7 +17,8 @@ from typing import Any, Protocol
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from fibserver.errors import Conflict, Forbidden, Invalid, NotFound
@@ -352,8 +353,14 @@ def _view(
 
 
 def match_summary(match: Match) -> dict[str, Any]:
-    """A lobby or list entry: public facts only."""
-    seats = list(match.seats.all())
+    """A lobby or list entry: public facts only. The seat counts come from
+    :func:`with_seat_counts` when the list was read with it, else from the prefetched seats."""
+    if hasattr(match, "filled_seats"):
+        filled, bots = match.filled_seats, match.bot_seats  # type: ignore[attr-defined]
+    else:
+        seats = list(match.seats.all())
+        filled = sum(1 for s in seats if not s.is_empty)
+        bots = sum(1 for s in seats if s.is_bot)
     return {
         "id": str(match.pk),
         "game": match.game,
@@ -361,19 +368,48 @@ def match_summary(match: Match) -> dict[str, Any]:
         "visibility": match.visibility,
         "options": match.options,
         "seat_count": match.seat_count,
-        "filled": sum(1 for s in seats if not s.is_empty),
-        "bots": sum(1 for s in seats if s.is_bot),
+        "filled": filled,
+        "bots": bots,
         "time_control": match.time_control,
         "created_at": match.created_at.isoformat(),
         "version": match.version,
     }
 
 
+#: The columns a summary (:func:`match_summary`) shows.
+SUMMARY_FIELDS = [
+    "id",
+    "game",
+    "status",
+    "visibility",
+    "options",
+    "seat_count",
+    "time_control",
+    "created_at",
+    "version",
+]
+
+
+def with_seat_counts(qs: QuerySet[Match]) -> QuerySet[Match]:
+    """A list of matches read for their summaries: the summary's columns only, and the seat
+    counts as two subqueries of the same statement (by ``seat_unique_position``), so a page
+    costs one query and no seat is turned into a model instance."""
+    seats = Seat.objects.filter(match=OuterRef("pk")).order_by().values("match")
+
+    def count(rows: Any) -> Coalesce:
+        return Coalesce(Subquery(rows.annotate(n=Count("pk")).values("n")), 0)
+
+    return qs.only(*SUMMARY_FIELDS).annotate(
+        filled_seats=count(seats.exclude(user=None, bot_level="")),
+        bot_seats=count(seats.exclude(bot_level="")),
+    )
+
+
 def open_matches(*, game: str | None = None) -> QuerySet[Match]:
     qs = Match.objects.filter(status=Match.Status.LOBBY, visibility=Match.Visibility.PUBLIC)
     if game:
         qs = qs.filter(game=game)
-    return qs.defer("state").order_by("-created_at").prefetch_related("seats")
+    return qs.defer("state").order_by("-created_at")
 
 
 def my_matches(*, user: User, status: str | None = None) -> QuerySet[Match]:
@@ -386,11 +422,7 @@ def my_matches(*, user: User, status: str | None = None) -> QuerySet[Match]:
     qs = Match.objects.filter(Q(pk__in=seated) | Q(created_by=user))
     if status:
         qs = qs.filter(status=status)
-    return (
-        qs.defer("state", "stats", "takeover_stats", "placements")
-        .order_by("-created_at")
-        .prefetch_related("seats")
-    )
+    return qs.defer("state", "stats", "takeover_stats", "placements").order_by("-created_at")
 
 
 def my_turns(*, user: User) -> list[dict[str, Any]]:

@@ -113,7 +113,7 @@ class MatchListView(MatchBase):
                 qs = qs.filter(status=query["status"])
         if game:
             qs = qs.filter(game=game)
-        return paginated(request, self, qs, selectors.match_summary)
+        return paginated(request, self, selectors.with_seat_counts(qs), selectors.match_summary)
 
     @extend_schema(
         summary="Create a match (optionally with bots, or all bots as an exhibition)",

@@ -191,3 +191,26 @@ def test_a_private_match_read_in_one_statement_is_refused_as_before():
     assert_error(a.get(path + "?seat=1"), 403)
     b.post(f"/api/matches/{private['id']}/join/", {"invite_code": private["invite_code"]})
     assert b.get(path).json()["you"]["seat"] == 1
+
+
+@pytest.mark.parametrize("query", ["?game=fabfib", "?mine=true"])
+def test_a_list_page_costs_the_same_queries_for_2_or_30_matches(query):
+    """No query per listed match: the seat counts are subqueries of the page's statement."""
+    host = Player("Host")
+
+    def page() -> tuple[int, dict]:
+        with CaptureQueriesContext(connection) as queries:
+            response = host.get("/api/matches/" + query)
+        assert response.status_code == 200, response.content
+        return len(queries), response.json()
+
+    for _ in range(2):
+        host.create(game="fabfib", seats=3, bots=["random"])
+    few, first = page()
+    for _ in range(28):
+        host.create(game="fabfib", seats=3, bots=["random"])
+    many, listed = page()
+    assert few == many
+    assert listed["count"] == 30
+    assert all((m["filled"], m["bots"], m["seat_count"]) == (2, 1, 3) for m in listed["results"])
+    assert first["results"][0] == listed["results"][len(listed["results"]) - 2]
