@@ -45,7 +45,9 @@ class Match(models.Model):
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
     )
-    invite_code = models.CharField(max_length=16, unique=True, default=new_invite_code)
+    #: Unique (``match_unique_invite_code``): a constraint rather than ``unique=True``, which
+    #: would add a second, ``LIKE``-pattern index that every non-HOT update of the row writes.
+    invite_code = models.CharField(max_length=16, default=new_invite_code)
     time_control = models.CharField(
         max_length=10, choices=TimeControl.choices, default=TimeControl.LIVE
     )
@@ -82,6 +84,9 @@ class Match(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["invite_code"], name="match_unique_invite_code"),
+        ]
         indexes = [
             # The lobby: open public matches of a game, newest first.
             models.Index(
@@ -99,7 +104,10 @@ class Match(models.Model):
 
 
 class Seat(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    # No index of their own: ``seat_unique_position`` (match, position) and ``seat_user_joined``
+    # (user, joined_at) lead with them, and every move updates seats (a non-HOT update writes
+    # every index of the row).
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     position = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -107,6 +115,7 @@ class Seat(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="seats",
+        db_index=False,
     )
     #: Set for a bot seat: the bot's level. A human seat has none.
     bot_level = models.CharField(max_length=16, blank=True)
@@ -159,7 +168,10 @@ class Event(models.Model):
     outcomes drawn, so the log alone rebuilds the complete replay.
     """
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    #: No index of its own: ``event_unique_seq`` (match, seq) leads with it.
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="events", db_index=False
+    )
     seq = models.PositiveIntegerField()
     version = models.PositiveIntegerField()
     type = models.CharField(max_length=32)
@@ -188,7 +200,10 @@ class Event(models.Model):
 class IdempotencyRecord(models.Model):
     """The stored response of an action sent with an ``Idempotency-Key``, per user and key."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    #: No index of its own: ``idempotency_unique_key`` (user, key) leads with it.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     key = models.CharField(max_length=128)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
     request_hash = models.CharField(max_length=64)
