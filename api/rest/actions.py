@@ -15,6 +15,7 @@ that asks for something else — is handed to the DRF twin, which answers it as 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -32,7 +33,6 @@ from .matches import ActionView, submit_action
 from .parsers import LimitedJSONParser
 from .renderers import OrjsonRenderer
 
-_twin = ActionView.as_view()
 _renderer = OrjsonRenderer()
 _parser = LimitedJSONParser()
 _tokens = CachedTokenAuthentication()
@@ -143,9 +143,22 @@ def error_answer(
     return response
 
 
-@csrf_exempt
-def match_actions(request: HttpRequest, match_id: str) -> HttpResponse:
-    response = lean_move(request, match_id)
-    if response is None:
-        return _twin(request, match_id=match_id)  # type: ignore[no-any-return]
-    return response
+Lean = Callable[[HttpRequest, str], HttpResponse | None]
+
+
+def or_twin(lean: Lean, twin: type[APIView]) -> Callable[[HttpRequest, str], HttpResponse]:
+    """The route's view: the plain view ``lean`` answers, or, where it does not, its DRF
+    twin."""
+    twin_view = twin.as_view()
+
+    @csrf_exempt
+    def view(request: HttpRequest, match_id: str) -> HttpResponse:
+        response = lean(request, match_id)
+        if response is None:
+            return twin_view(request, match_id=match_id)  # type: ignore[no-any-return]
+        return response
+
+    return view
+
+
+match_actions = or_twin(lean_move, ActionView)

@@ -18,17 +18,15 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse
-from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
 
 from api.authentication import CachedTokenAuthentication
 from games import selectors
 
-from .actions import PLAIN_ACCEPT, error_answer, json_answer
+from .actions import PLAIN_ACCEPT, error_answer, json_answer, or_twin
 from .matches import MatchDetailView, seat_param, tag_matches_header
 
-_twin = MatchDetailView.as_view()
 _tokens = CachedTokenAuthentication()
 _ANONYMOUS = AnonymousUser()
 
@@ -94,9 +92,4 @@ def _empty(status: int) -> HttpResponse:
     return response
 
 
-@csrf_exempt
-def match_detail(request: HttpRequest, match_id: str) -> HttpResponse:
-    response = lean_match_view(request, match_id)
-    if response is None:
-        return _twin(request, match_id=match_id)  # type: ignore[no-any-return]
-    return response
+match_detail = or_twin(lean_match_view, MatchDetailView)

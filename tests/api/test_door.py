@@ -19,7 +19,7 @@ from fibserver.door import Door, is_hot
 from games.models import Match
 
 from .helpers import Player
-from .test_lean_move import REFUSALS, legal, turn, two_player_match
+from .test_lean_move import REFUSALS, legal, refusal, turn, two_player_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -107,10 +107,7 @@ def test_the_short_handler_keeps_the_security_middleware(settings):
 
 @pytest.mark.parametrize("case", [name for name, _ in REFUSALS])
 def test_every_refused_move_is_answered_as_the_full_handler_answers_it(case, apps):
-    a, b, match_id = two_player_match()
-    mover, other, view = turn([a, b], match_id)
-    who = mover if case != "not your turn" else other
-    _, body, extra = dict(REFUSALS)[case](match_id, view, who)
+    match_id, who, body, extra = refusal(case)
     query = extra.pop("QUERY_STRING", "")
     path = f"/api/matches/{match_id}/actions/"
     before = Match.objects.get(pk=match_id).version

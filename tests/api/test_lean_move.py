@@ -80,12 +80,19 @@ def answer(response: object) -> tuple:
     return response.status_code, response.content, headers  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("case", [name for name, _ in REFUSALS])
-def test_every_refusal_is_what_the_drf_twin_answers(case, settings):
+def refusal(case: str) -> tuple[str, Player, object, dict]:
+    """A fresh match and the refused move ``case`` of REFUSALS: (match id, who sends it, body,
+    extra request fields)."""
     a, b, match_id = two_player_match()
     mover, other, view = turn([a, b], match_id)
     who = mover if case != "not your turn" else other
     _, body, extra = dict(REFUSALS)[case](match_id, view, who)
+    return match_id, who, body, dict(extra)
+
+
+@pytest.mark.parametrize("case", [name for name, _ in REFUSALS])
+def test_every_refusal_is_what_the_drf_twin_answers(case, settings):
+    match_id, who, body, extra = refusal(case)
     path = f"/api/matches/{match_id}/actions/"
     before = Match.objects.get(pk=match_id).version
     lean = answer(send(who, path, body, extra))
