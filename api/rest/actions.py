@@ -42,18 +42,26 @@ _throttled = SimpleNamespace(throttle_scope=ActionView.throttle_scope)
 PLAIN_ACCEPT = {None, "", "*/*", "application/json"}
 
 
+def token_key(request: HttpRequest) -> str | None:
+    """The key of a well-formed ``Authorization: Bearer <key>`` (or ``Token <key>``) header;
+    ``None`` without one or for one DRF must judge (its own 401s)."""
+    auth = get_authorization_header(request).split()
+    if len(auth) != 2 or auth[0].lower() not in (b"bearer", b"token"):
+        return None
+    try:
+        return auth[1].decode()
+    except UnicodeError:
+        return None
+
+
 def _caller(request: HttpRequest) -> tuple[Any, AtomicScopedRateThrottle, bool | None]:
     """The active user of the request's token (``None`` when DRF must judge the request: no
     token, a malformed header, a token that is not valid — DRF's own 401s), the throttle, and
     whether it lets the move through: checked with the token in one Redis round trip when the
     token is cached (``None``: still to ask)."""
     throttle = AtomicScopedRateThrottle()
-    auth = get_authorization_header(request).split()
-    if len(auth) != 2 or auth[0].lower() not in (b"bearer", b"token"):
-        return None, throttle, None
-    try:
-        key = auth[1].decode()
-    except UnicodeError:
+    key = token_key(request)
+    if key is None:
         return None, throttle, None
     cached = throttle.allow_token(_throttled.throttle_scope, key)
     if cached is not None:

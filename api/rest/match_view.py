@@ -24,8 +24,8 @@ from rest_framework.authentication import get_authorization_header
 from api.authentication import CachedTokenAuthentication
 from games import selectors
 
-from .actions import PLAIN_ACCEPT, error_answer, json_answer, or_twin
-from .matches import MatchDetailView, seat_param, tag_matches_header
+from .actions import PLAIN_ACCEPT, error_answer, json_answer, or_twin, token_key
+from .matches import MatchDetailView, seat_param, tag_matches_header, tagged
 
 _tokens = CachedTokenAuthentication()
 _ANONYMOUS = AnonymousUser()
@@ -35,14 +35,14 @@ def _caller(request: HttpRequest) -> tuple[bool, Any]:
     """``(served, user)``: the token's active user, ``None`` for a request without
     credentials (a spectator), or ``served=False`` when DRF must judge the request (a
     malformed header or a token that is not valid: DRF's own 401s; a session cookie)."""
-    auth = get_authorization_header(request).split()
-    if not auth:
+    if not get_authorization_header(request).split():
         return "HTTP_COOKIE" not in request.META, None  # a session is DRF's to read
-    if len(auth) != 2 or auth[0].lower() not in (b"bearer", b"token"):
+    key = token_key(request)
+    if key is None:
         return False, None
     try:
-        user, _token = _tokens.authenticate_credentials(auth[1].decode())
-    except (UnicodeError, exceptions.AuthenticationFailed):
+        user, _token = _tokens.authenticate_credentials(key)
+    except exceptions.AuthenticationFailed:
         return False, None
     return True, user
 
@@ -53,12 +53,6 @@ def _is_plain(request: HttpRequest) -> bool:
         and "format" not in request.GET
         and request.META.get("HTTP_ACCEPT") in PLAIN_ACCEPT
     )
-
-
-def _tagged(response: HttpResponse, tag: str) -> HttpResponse:
-    response["ETag"] = tag
-    response["Cache-Control"] = "private, no-cache"
-    return response
 
 
 def lean_match_view(request: HttpRequest, match_id: str) -> HttpResponse | None:
@@ -76,11 +70,11 @@ def lean_match_view(request: HttpRequest, match_id: str) -> HttpResponse | None:
         if sent:
             tag = selectors.view_tag_read(match_id, user, seat)
             if tag_matches_header(sent, tag):
-                return _tagged(_empty(304), tag)
+                return tagged(_empty(304), tag)
         body, tag = selectors.match_read_tagged(match_id, user, seat)
     except Exception as exc:
         return error_answer(exc, request, MatchDetailView)
-    return _tagged(json_answer(body, 200, MatchDetailView), tag)
+    return tagged(json_answer(body, 200, MatchDetailView), tag)
 
 
 def _empty(status: int) -> HttpResponse:

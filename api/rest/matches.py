@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
+from django.http import HttpResponseBase
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.pagination import LimitOffsetPagination
@@ -40,7 +41,11 @@ def tag_matches_header(sent: str | None, tag: str) -> bool:
     return bool(sent) and tag in [t.strip() for t in sent.split(",")]  # type: ignore[union-attr]
 
 
-def tagged(response: Response, tag: str) -> Response:
+R = TypeVar("R", bound=HttpResponseBase)
+
+
+def tagged(response: R, tag: str) -> R:
+    """``response`` (DRF's or a plain Django one) with the view's ``ETag``."""
     response["ETag"] = tag
     response["Cache-Control"] = "private, no-cache"
     return response
