@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
@@ -16,7 +17,9 @@ from rest_framework.test import APIClient
 from games.engine import registry
 from games.engine.bots import random_action
 from games.engine.fibbers_dice import events as pure
-from games.models import Entry, Match, Seat
+from games.engine.replay import verify
+from games.models import Entry, Event, Match, Seat
+from games.selectors import match_replay
 
 from .helpers import Player
 from .openapi_validation import assert_fits
@@ -207,6 +210,100 @@ def test_fifty_parallel_registrations_at_the_close_lose_or_double_none():
     assert match.seat_count == 10 and sorted(seats) == sorted(entries)
     state = RULES.from_json(match.state)
     assert state.seats == 10 and RULES.invariants(state) == []
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
+def test_fifty_parallel_registrations_racing_the_second_turn_lose_or_double_none():
+    """A single-round event of 3 whose next move is the first second turn: 50 players register
+    at once, twice each, while that move is made through the API (the optimistic move path).
+    Every 200 is a seat taken before the move, every other answer a 409, nobody twice, and the
+    match replays with its joins."""
+    rng = random.Random(7)
+    host = Player()
+    body = host.post("/api/events/", {"name": "Close", "decision_seconds": 600}).json()
+    url = f"/api/events/{body['id']}/"
+    starters = [Player(f"S{i}") for i in range(3)]
+    for p in starters:
+        p.post(url + "register/")
+    match_id = host.post(url + "start/").json()["rounds"][0]["match"]
+    by_user = {p.user.pk: p for p in starters}
+    while True:  # play until the seat to act is about to take the match's first second turn
+        state = RULES.from_json(Match.objects.get(pk=match_id).state)
+        seat = RULES.to_act(state)[0]
+        second = state.turns[seat] == 1 and (state.phase == "respond" or state.announcement is None)
+        # (a join right before it would move the turn to the newcomer: keep the mover's turn)
+        if second and not (state.phase == "respond" and state.announcer == state.seats - 1):
+            break
+        mover = by_user[Seat.objects.get(match_id=match_id, position=seat).user_id]
+        view = mover.view(match_id)
+        assert (
+            mover.post(
+                f"/api/matches/{match_id}/actions/", random_action(view["legal_actions"], rng)
+            ).status_code
+            == 200
+        )
+    mover = by_user[Seat.objects.get(match_id=match_id, position=seat).user_id]
+    closing = random_action(mover.view(match_id)["legal_actions"], rng)
+    racers = [Player(f"R{i}") for i in range(50)]
+    barrier = threading.Barrier(51)
+    answers: dict[int, list[tuple[int, str]]] = {}
+    moved: list[int] = []
+
+    def race(index: int) -> None:
+        try:
+            client = APIClient()
+            if index == 50:
+                client.credentials(HTTP_AUTHORIZATION=f"Bearer {mover.token}")
+                barrier.wait()
+                time.sleep(0.05)  # a few registrations get in first, the others meet the move
+                answer = client.post(f"/api/matches/{match_id}/actions/", closing, format="json")
+                moved.append(answer.status_code)
+                return
+            client.credentials(HTTP_AUTHORIZATION=f"Bearer {racers[index].token}")
+            barrier.wait()
+            for _ in range(2):
+                response = client.post(url + "register/", {}, format="json")
+                message = response.json().get("error", {}).get("message", "")
+                answers.setdefault(index, []).append((response.status_code, message))
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(51) as pool:
+        list(pool.map(race, range(51)))
+    assert moved == [200]
+    statuses = Counter(status for got in answers.values() for status, _ in got)
+    assert statuses[200] + statuses[409] == 100 and statuses[200] <= 7
+    won = {racers[i].user.pk for i, got in answers.items() if (200, "") in got}
+    assert len(won) == statuses[200]  # nobody registered twice
+    for got in answers.values():
+        refusals = [message for status, message in got if status == 409]
+        assert all(
+            "second turn" in m or "full" in m or "already registered" in m for m in refusals
+        ), refusals
+    entries = set(Entry.objects.filter(tournament_id=body["id"]).values_list("user_id", flat=True))
+    assert entries == {p.user.pk for p in starters} | won
+    match = Match.objects.get(pk=match_id)
+    seats = list(
+        Seat.objects.filter(match=match).order_by("position").values_list("user_id", flat=True)
+    )
+    assert len(seats) == len(set(seats)) and set(seats) == entries
+    assert seats[:3] == [p.user.pk for p in starters]
+    state = RULES.from_json(match.state)
+    assert state.seats == match.seat_count == len(seats) and RULES.invariants(state) == []
+    assert max(state.turns) == 2 and RULES.late_entry_closed(state) is not None
+    joins = list(
+        Event.objects.filter(match=match, type="seat_joined").values_list("version", flat=True)
+    )
+    assert len(joins) == len(won)
+    closing = Event.objects.filter(match=match, actor=seat).order_by("-seq").first()
+    assert closing is not None and closing.version == match.version  # the last step is the move
+    assert all(v < closing.version for v in joins)  # every join came before the closing move
+    late = Player("After")
+    refused = late.post(url + "register/")
+    assert refused.status_code == 409 and "second turn" in refused.json()["error"]["message"]
+    play_out(match_id, [*starters, *(r for r in racers if r.user.pk in won)], rng)
+    assert verify(match_replay(Match.objects.get(pk=match_id))) == []
+    print(f"racing the second turn: {statuses[200]} joined, {statuses[409]} refused")
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
