@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.services import guest_create
+from games import services
 from games.boards import Thresholds
 from games.models import Career, RatingPoint, RecordedMatch
 from games.services.tally import set_boards
@@ -282,3 +283,47 @@ def test_my_rank_is_my_place_in_the_full_listing_ties_included(auth_client, api_
         token = Token.objects.get_or_create(user=user)[0].key
         me = board(auth_client(token), board=name, around="me", limit=5).json()["me"]
         assert me["rank"] == listing.index(user.pk) + 1
+
+
+def test_decisions_bots_took_for_a_player_are_summed_apart_and_stay_off_the_bluff_boards(
+    api_client, settings
+):
+    """Two finished matches in which deadlines passed: what the bots did for Ada (the match's
+    ``takeover_stats``) is her career's ``bot_stats``, never her ``stats`` or her boards."""
+    settings.FIBSERVER = {**settings.FIBSERVER, "BOARD_MIN_MATCHES": 1, "BOARD_MIN_ATTEMPTS": 1}
+    ada, bob = users(2)
+    zero = {"claims": 0, "bluffs": 0, "bluffs_passed": 0, "calls": 0, "calls_right": 0}
+    for _ in range(2):
+        own = {**zero, "claims": 4, "bluffs": 2, "bluffs_passed": 1, "calls": 2, "calls_right": 0}
+        by_bot = {**zero, "claims": 6, "bluffs": 1, "calls": 3, "calls_right": 3}
+        match = finished_match(
+            "fabfib",
+            [ada, bob, "basic"],
+            [2, 1, 3],
+            stats=[own, {**zero, "claims": 1}, {**zero, "claims": 1}],
+            takeover=[by_bot, zero, zero],
+            decisions={0: (6, 3), 1: (6, 0)},
+        )
+        assert services.match_record_results(match_id=match.pk)
+    body = api_client.get(f"/api/players/{ada.pk}/stats/?game=fabfib").json()
+    assert body["stats"] == {
+        "claims": 8,
+        "bluffs": 4,
+        "bluffs_passed": 2,
+        "calls": 4,
+        "calls_right": 0,
+    }
+    assert body["bot_stats"] == {
+        "claims": 12,
+        "bluffs": 2,
+        "bluffs_passed": 0,
+        "calls": 6,
+        "calls_right": 6,
+    }
+    on = {b["board"]: (b["value"], b["numerator"], b["denominator"]) for b in body["boards"]}
+    assert on["detective"] == (0.0, 0, 4), "the bots' six right calls are not hers"
+    assert on["bluffer"] == (0.5, 2, 4) and on["boldest"] == (0.5, 4, 8)
+    detective = board(api_client, board="detective").json()["results"]
+    assert [(e["player"]["id"], e["value"]) for e in detective if e["player"]["id"] == ada.pk] == [
+        (ada.pk, 0.0)
+    ]
