@@ -141,11 +141,14 @@ def explain(label: str, reader: Callable[[], Any]) -> str:
 
 
 def main() -> None:
+    global PORT
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=1000, help="per measurement")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
     parser.add_argument("--out", default=str(ROOT / "bench" / "leaderboards.md"))
+    parser.add_argument("--port", type=int, default=PORT, help="the server's local port")
     args = parser.parse_args()
+    PORT = args.port
     assert connection.vendor == "postgresql", "run it on PostgreSQL (DATABASE_URL)"
     sizes = {
         "players with a career": Career.objects.values("user_id").distinct().count(),
