@@ -24,7 +24,9 @@ Two middlewares, because they belong at two places in ``settings.MIDDLEWARE``:
   decoded body and says where it ends (gunicorn and other servers set ``wsgi.input_terminated``;
   under ASGI the body is always complete), up to ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413 beyond);
   a server that does not (``runserver``, plain wsgiref) leaves its length unknown: 411
-  ``length_required``, send a ``Content-Length``.
+  ``length_required``, send a ``Content-Length``. Once read, the request (and under WSGI its
+  environ, which the door's full handler may get next) looks like one sent with a
+  ``Content-Length``.
 """
 
 from __future__ import annotations
@@ -193,8 +195,15 @@ class InputGuardMiddleware(_Hybrid):
             size += len(chunk)
         if size > most:
             raise TooLarge(f"The request body exceeds {limit} bytes.")
-        request._stream = io.BytesIO(b"".join(chunks))  # type: ignore[attr-defined]
+        body = b"".join(chunks)
+        request._stream = io.BytesIO(body)  # type: ignore[attr-defined]
         request.META["CONTENT_LENGTH"] = str(size)
+        if "wsgi.input" in request.META:
+            # META is the WSGI environ: a handler that gets it after us (the door's full
+            # handler, for a request the short one hands over) must find the same request,
+            # a body of known length, not a spent stream beside a Transfer-Encoding.
+            request.META["wsgi.input"] = io.BytesIO(body)
+            del request.META["HTTP_TRANSFER_ENCODING"]
 
     def check_route(self, path: str) -> None:
         try:

@@ -211,3 +211,13 @@ def test_uvicorn_reads_a_chunked_body(uvicorn_port):
     assert error["code"] == "invalid" and "display_name" in error["fields"]
     status, headers, content = chunked_post(uvicorn_port, b"[" * 40 + b"]" * 40)
     assert error_of(status, headers, content)["code"] == "malformed_request"
+
+
+def test_gunicorn_answers_a_chunked_move_the_door_hands_over(gunicorn_port):
+    """A chunked move without a token goes through the door's short handler, which reads the
+    body and hands the request over: the full handler still reads it (its 401, not the 400
+    for a Content-Length beside a Transfer-Encoding)."""
+    path = b"/api/matches/00000000-0000-0000-0000-000000000000/actions/"
+    status, headers, content = chunked_post(gunicorn_port, b'{"type": "call"}', path=path)
+    assert status == 401, content
+    assert error_of(status, headers, content)["code"] == "not_authenticated"

@@ -247,3 +247,100 @@ def test_the_plain_match_view_answers_what_its_drf_twin_answers(settings):
     settings.ROOT_URLCONF = "api.rest.schema_urls"  # the twin at the same path
     assert plain == answers()
     assert {status for status, _, _ in plain} >= {200, 304, 400, 401, 403, 406}
+
+
+def chunked(env: dict[str, Any]) -> dict[str, Any]:
+    """``env`` as gunicorn hands the application a ``Transfer-Encoding: chunked`` body: the
+    chunks decoded in ``wsgi.input``, the end marked, no ``Content-Length``."""
+    del env["CONTENT_LENGTH"]
+    env["HTTP_TRANSFER_ENCODING"] = "chunked"
+    env["wsgi.input_terminated"] = True
+    return env
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"HTTP_ACCEPT": "application/json"},  # the short handler serves it
+        {"HTTP_ACCEPT": "application/json, text/plain, */*"},  # axios' default: handed over
+        {"CONTENT_TYPE": "text/plain"},  # handed over: the twin's 415
+        {"HTTP_AUTHORIZATION": "Bearer nope"},  # handed over: the twin's 401
+    ],
+)
+def test_a_chunked_move_is_answered_as_the_full_handler_answers_it(apps, headers):
+    """A chunked body read by the short handler's input guard and then handed over is still
+    there for the full handler (it used to meet a Content-Length set from the chunks beside
+    the Transfer-Encoding: 400 'not both')."""
+    a, b, match_id = two_player_match()
+    mover, _other, view = turn([a, b], match_id)
+    path = f"/api/matches/{match_id}/actions/"
+    stale = {**legal(view), "expected_version": view["version"] + 5}
+    status, body, _ = alike(
+        apps, lambda: chunked(environ("POST", path, mover.token, stale, **headers))
+    )
+    expected = {"CONTENT_TYPE": 415, "HTTP_AUTHORIZATION": 401}
+    assert status == next((code for name, code in expected.items() if name in headers), 409)
+    assert set(orjson.loads(body)) == {"error"}
+    assert Match.objects.get(pk=match_id).version == view["version"]
+
+
+def test_a_chunked_move_through_the_door_is_applied_once(apps):
+    door, _full = apps
+    a, b, match_id = two_player_match()
+    mover, _other, view = turn([a, b], match_id)
+    path = f"/api/matches/{match_id}/actions/"
+    action = {**legal(view), "expected_version": view["version"]}
+    accept = "application/json, text/plain, */*"
+    status, body, _ = call(
+        door, chunked(environ("POST", path, mover.token, action, HTTP_ACCEPT=accept))
+    )
+    assert status == 200, body
+    assert mover.view(match_id)["version"] == view["version"] + 1
+
+
+#: The hostile requests of issue 11 on the two routes the short handler takes.
+HOSTILE = [
+    ("GET", "", "seat=%C2%B2", None, {}),
+    ("GET", "", "seat=%D9%A3", None, {}),
+    ("GET", "", "seat=%00", None, {}),
+    ("GET", "", "seat=-1", None, {}),
+    ("POST", "actions/", "seat=%C2%B2", {"type": "call"}, {}),
+    ("POST", "actions/", "", b'{"type": ' + b"[" * 1000 + b"]" * 1000 + b"}", {}),
+    ("POST", "actions/", "", {"type": "call\u0000"}, {}),
+    ("POST", "actions/", "", b'{"type": "call", "x": "\\u0000"}', {}),
+    ("POST", "actions/", "", b'{"type": "\\ud800"}', {}),
+    ("POST", "actions/", "", b"{", {}),
+    ("POST", "actions/", "", b"[]", {}),
+    ("POST", "actions/", "", {"type": "call"}, {"HTTP_IDEMPOTENCY_KEY": "a\u0000b"}),
+    ("POST", "actions/", "", {"type": "call"}, {"CONTENT_LENGTH": "x"}),
+    ("POST", "actions/", "", {"type": "call"}, {"CONTENT_LENGTH": "99999999999"}),
+    ("POST", "actions/", "", {"type": "call"}, {"HTTP_TRANSFER_ENCODING": "chunked"}),
+    ("POST", "actions/", "", {"type": "call"}, {"HTTP_TRANSFER_ENCODING": "gzip"}),
+]
+
+
+@pytest.mark.parametrize("identity", ["anonymous", "seated", "bad token"])
+@pytest.mark.parametrize(("method", "suffix", "query", "body", "headers"), HOSTILE)
+def test_hostile_requests_through_the_door_get_the_full_handlers_json_4xx(
+    apps, identity, method, suffix, query, body, headers
+):
+    """The production WSGI entry (``fibserver.wsgi``: the door) answers the issue-11 hostile
+    requests on its hot routes with the full handler's 4xx in the JSON error shape."""
+    a, _b, match_id = two_player_match()
+    token = {"anonymous": None, "seated": a.token, "bad token": "nope"}[identity]
+    before = Match.objects.get(pk=match_id).version
+    path = f"/api/matches/{match_id}/{suffix}"
+    status, content, answer = alike(
+        apps, lambda: environ(method, path, token, body, query, **headers)
+    )
+    assert 400 <= status < 500, (status, content[:300])
+    assert answer["Content-Type"] == "application/json"
+    error = orjson.loads(content)["error"]
+    assert isinstance(error["code"], str) and isinstance(error["message"], str)
+    assert Match.objects.get(pk=match_id).version == before
+
+
+def test_the_production_wsgi_application_is_the_door():
+    from fibserver import wsgi
+
+    assert isinstance(wsgi.application, Door)
