@@ -73,6 +73,9 @@ class ShortHandler(WSGIHandler):
 
 StartResponse = Callable[..., Any]
 
+#: The environ entries Django's request replaces with their decoded values.
+_DECODED = ("PATH_INFO", "SCRIPT_NAME")
+
 
 class Door:
     """The WSGI application: hot requests through :class:`ShortHandler`, the rest (and what
@@ -85,10 +88,20 @@ class Door:
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
         if not is_hot(environ):
             return self.full(environ, start_response)
+        # Django's request writes its decoded path back into the environ (``META`` is the
+        # environ), where WSGI holds the raw bytes as Latin-1 text: the full handler must find
+        # the server's original to decode it again (a character beyond Latin-1, such as ``٣``
+        # in a match id, made its request fail before any middleware: gunicorn's HTML 500).
+        sent = {name: environ.get(name) for name in _DECODED}
         head: list[Any] = []
         response = self.short(environ, lambda *args: head.append(args))  # type: ignore[arg-type, func-returns-value]
         if isinstance(response, HandOver):
             response.close()  # the short handler's request is finished; the full one starts
+            for name, value in sent.items():
+                if value is None:
+                    environ.pop(name, None)
+                else:
+                    environ[name] = value
             return self.full(environ, start_response)
         start_response(*head[0])
         return response

@@ -221,3 +221,30 @@ def test_gunicorn_answers_a_chunked_move_the_door_hands_over(gunicorn_port):
     status, headers, content = chunked_post(gunicorn_port, b'{"type": "call"}', path=path)
     assert status == 401, content
     assert error_of(status, headers, content)["code"] == "not_authenticated"
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "headers"),
+    [
+        ("POST", "/api/matches/%D9%A3/actions/", {}),
+        ("GET", "/api/matches/%D9%A3/", {"Authorization": "Bearer nope"}),
+        ("GET", "/api/matches/%F0%9F%82%A1/", {"Accept": "application/xml"}),
+    ],
+)
+def test_gunicorn_answers_a_non_ascii_match_id_the_door_hands_over(
+    gunicorn_port, method, path, headers
+):
+    """A match id beyond Latin-1 in a request the door's short handler hands over: the full
+    handler's JSON 4xx, not gunicorn's HTML 500 (the short handler had left the decoded path
+    in the environ)."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", gunicorn_port, timeout=20)
+    body = b"{}" if method == "POST" else None
+    conn.request(method, path, body, {"Content-Type": "application/json", **headers})
+    response = conn.getresponse()
+    content = response.read()
+    conn.close()
+    answer = {k.lower(): v for k, v in response.getheaders()}
+    assert 400 <= response.status < 500, (response.status, content[:300])
+    assert error_of(response.status, answer, content)["code"]

@@ -344,3 +344,32 @@ def test_the_production_wsgi_application_is_the_door():
     from fibserver import wsgi
 
     assert isinstance(wsgi.application, Door)
+
+
+def wsgi_path(path: str) -> str:
+    """``path`` as a WSGI server puts it in ``PATH_INFO``: its UTF-8 bytes as Latin-1 text."""
+    return path.encode().decode("latin-1")
+
+
+@pytest.mark.parametrize("match_id", ["\u0663", "\u00b2", "\u00e9t\u00e9", "\U0001f0a1"])
+@pytest.mark.parametrize(
+    ("method", "suffix", "headers"),
+    [
+        ("POST", "actions/", {}),  # no token: handed over for the twin's 401
+        ("POST", "actions/", {"HTTP_AUTHORIZATION": "Bearer nope"}),
+        ("GET", "", {"HTTP_AUTHORIZATION": "Bearer nope"}),
+        ("GET", "", {"HTTP_ACCEPT": "application/xml"}),
+    ],
+)
+def test_a_non_ascii_match_id_handed_over_is_answered_as_the_full_handler_answers_it(
+    apps, match_id, method, suffix, headers
+):
+    """The short handler's request writes its decoded path into the environ; the full
+    handler must still read the server's (a character beyond Latin-1 was a 500 before any
+    middleware: an HTML page from gunicorn)."""
+    path = wsgi_path(f"/api/matches/{match_id}/{suffix}")
+    body = {} if method == "POST" else None
+    status, content, answer = alike(apps, lambda: environ(method, path, body=body, **headers))
+    assert 400 <= status < 500, (status, content[:300])
+    assert answer["Content-Type"] == "application/json"
+    assert set(orjson.loads(content)) == {"error"}

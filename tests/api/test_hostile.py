@@ -23,9 +23,15 @@ from typing import Any
 
 import orjson
 import pytest
+from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from django.http import HttpResponse
 from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.throttling import ScopedRateThrottle
+
+from fibserver.door import Door, is_hot
 
 from .helpers import Player, api_routes, db_fingerprint
 
@@ -379,3 +385,77 @@ def test_unmatched_api_paths_answer_the_json_404(arena):
                 response = battery.send(identity, method, path)
                 if method != "HEAD":
                     assert response.json()["error"]["code"] in ("not_found", "invalid"), path
+
+
+class DoorHandler:
+    """The test client's requests through the production WSGI entry (``fibserver.wsgi``: the
+    door, whose short handler takes cookie-less moves and match views, over Django's full
+    WSGI handler), the answer turned back into a response the battery can read."""
+
+    def __init__(self) -> None:
+        self.door = Door(WSGIHandler())
+        self.short = 0  # the requests the short handler took
+
+    def __call__(self, environ: dict[str, Any]) -> HttpResponse:
+        head: list[tuple[str, list[tuple[str, str]]]] = []
+        if not environ.get("HTTP_COOKIE"):
+            del environ["HTTP_COOKIE"]  # the test client's empty jar: no Cookie header sent
+        self.short += is_hot(environ)
+        sent = WSGIRequest(dict(environ))  # before a handler writes the decoded path into it
+        # As the test client's own handler does: the test's transaction stays open.
+        for signal in (request_started, request_finished):
+            signal.disconnect(close_old_connections)
+        try:
+            result = self.door(environ, lambda status, headers, *_: head.append((status, headers)))
+            try:
+                body = b"".join(result)
+            finally:
+                result.close()
+        finally:
+            for signal in (request_started, request_finished):
+                signal.connect(close_old_connections)
+        status, headers = head[0]
+        response = HttpResponse(body, status=int(status.split()[0]))
+        del response["Content-Type"]
+        for name, value in headers:
+            if name.lower() == "set-cookie":
+                response.cookies.load(value)
+            else:
+                response[name] = value
+        response.wsgi_request = sent  # type: ignore[attr-defined]
+        return response
+
+
+class DoorBattery(Battery):
+    """The battery through :class:`DoorHandler`, from a client that keeps no cookies (a
+    cookie, such as the browsable API's CSRF cookie, sends a request past the short handler;
+    the plain battery covers those)."""
+
+    def __init__(self, route: str, player: Player, match_id: str) -> None:
+        super().__init__(route, player, match_id)
+        self.handler = DoorHandler()
+        self.client.handler = self.handler  # type: ignore[assignment]
+
+    def send(self, identity: str | None, method: str, path: str, **kwargs: Any) -> Any:
+        self.client.cookies.clear()
+        return super().send(identity, method, path, **kwargs)
+
+
+#: The routes the door's short handler takes, and the events feed beside them.
+DOOR_ROUTES = [
+    "api/matches/<str:match_id>/",
+    "api/matches/<str:match_id>/actions/",
+    pytest.param("api/matches/<str:match_id>/events/", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("route", DOOR_ROUTES)
+def test_hostile_requests_through_the_production_wsgi_entry(route, arena):
+    """The whole battery of a route through the door (``fibserver.wsgi.application``), as
+    gunicorn runs it: the short handler must answer like the full one, never a 5xx or HTML."""
+    player, match_id = arena
+    battery = DoorBattery(route, player, match_id)
+    battery.run()
+    assert battery.sent > 100
+    if not route.endswith("events/"):
+        assert battery.handler.short > 50, "the short handler took the route's requests"
