@@ -152,4 +152,5 @@ def test_eight_players_at_once_on_sqlite_get_no_5xx_and_every_accepted_action_co
                 " AND action IS NOT NULL AND by_bot = 0",
                 (uuid.UUID(match_id).hex, seat),
             ).fetchone()[0]
+            print(f"match {match_id[:8]} seat {seat}: accepted {count}, logged {logged}")
             assert logged == count, (match_id, seat, logged, count)
