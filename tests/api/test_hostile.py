@@ -441,9 +441,10 @@ class DoorBattery(Battery):
         return super().send(identity, method, path, **kwargs)
 
 
-#: The routes the door's short handler takes, and the events feed beside them.
+#: The routes the door's short handler takes, and the events feed beside them (the quick
+#: loop keeps the moves; CI runs them all).
 DOOR_ROUTES = [
-    "api/matches/<str:match_id>/",
+    pytest.param("api/matches/<str:match_id>/", marks=pytest.mark.slow),
     "api/matches/<str:match_id>/actions/",
     pytest.param("api/matches/<str:match_id>/events/", marks=pytest.mark.slow),
 ]
