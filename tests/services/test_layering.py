@@ -1,0 +1,146 @@
+"""The layers import one way: tasks -> services, never back (docs: games/services/__init__.py),
+and the domain (games, accounts, fibserver.errors) knows nothing of the HTTP/GraphQL layer.
+
+The import graph is read from the source (every ``import`` and ``from … import``, those inside
+functions included), so a deferred import cannot hide a cycle."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from games.services import schedule
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("games", "accounts", "api", "fibserver", "web")
+
+
+def module_of(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def source_modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" not in path.parts:
+                found[module_of(path)] = path
+    return found
+
+
+MODULES = source_modules()
+
+
+def imports_of(name: str, path: Path) -> set[str]:
+    """The project modules ``name`` imports, anywhere in its body."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                stem = ".".join(base + ([node.module] if node.module else []))
+            else:
+                stem = node.module or ""
+            # ``from x import y`` imports x, and x.y too when y is a module of its own
+            targets = [stem] + [f"{stem}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]  # a name inside a module: the module
+            if target and target != name:
+                out.add(target)
+    return out
+
+
+GRAPH = {name: imports_of(name, path) for name, path in MODULES.items()}
+
+
+def reachable(start: str) -> dict[str, str]:
+    """Every module ``start`` imports, directly or not, each with the module it came through."""
+    seen: dict[str, str] = {}
+    todo = [start]
+    while todo:
+        here = todo.pop()
+        for there in GRAPH.get(here, ()):
+            if there not in seen and there != start:
+                seen[there] = here
+                todo.append(there)
+    return seen
+
+
+def path_to(start: str, goal: str, seen: dict[str, str]) -> list[str]:
+    chain = [goal]
+    while chain[-1] != start and chain[-1] in seen:
+        chain.append(seen[chain[-1]])
+    return chain[::-1] if chain[-1] == start else [start, "…", goal]
+
+
+def test_the_graph_sees_the_known_edges():
+    """The reader is not vacuous: it finds the imports this test relies on."""
+    assert "games.services" in GRAPH["games.tasks"]
+    assert "games.services.schedule" in GRAPH["games.services.clock"]
+    assert "games.tasks" in GRAPH["games.runner"]
+    assert "games.tasks" in GRAPH["games.apps"]  # the one registration, at app start-up
+
+
+@pytest.mark.parametrize("forbidden", ["games.tasks", "games.runner"])
+def test_no_service_imports_the_tasks_or_the_runner(forbidden):
+    services = sorted(name for name in GRAPH if name.split(".")[:2] == ["games", "services"])
+    assert len(services) > 10
+    problems = []
+    for name in services:
+        seen = reachable(name)
+        if forbidden in seen:
+            problems.append(" -> ".join(path_to(name, forbidden, seen)))
+    assert problems == []
+
+
+def test_no_import_cycle_goes_through_the_tasks():
+    seen = reachable("games.tasks")
+    assert "games.services" in seen
+    assert "games.tasks" not in {m for name in seen for m in GRAPH[name]}
+
+
+@pytest.mark.parametrize("package", ["games", "accounts", "fibserver.errors"])
+def test_the_domain_does_not_import_the_api_layer(package):
+    names = sorted(n for n in GRAPH if n == package or n.startswith(package + "."))
+    problems = [
+        f"{name} imports {target}"
+        for name in names
+        for target in sorted(GRAPH[name])
+        if target.split(".")[0] in {"api", "web"} or target == "fibserver.urls"
+    ]
+    assert problems == []
+
+
+def test_every_task_the_services_send_by_name_exists():
+    """Sent by name, so a typo would only show at run time: each name schedule.py sends is a
+    Celery task of games.tasks."""
+    from celery import current_app
+
+    tree = ast.parse(Path(schedule.__file__).read_text())
+    sent = set()
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.right, ast.Constant)
+            and ast.unparse(node.left) == "TASK_PREFIX"
+        ):
+            sent.add(node.right.value)
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = ast.unparse(node.func)
+            if func in {"_task", "local_queue.put"}:
+                sent.add(node.args[0].value)
+    assert sent == {"run_bot_turn", "enforce_deadline", "record_results", "event_round_ended"}
+    for name in sent:
+        assert schedule.TASK_PREFIX + name in current_app.tasks, name
