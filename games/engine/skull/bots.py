@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 
 from ..bots import register_bot
 from ..core import JSON, Action
@@ -72,20 +73,28 @@ def _bids_by_seat(pub: JSON) -> tuple[dict[int, int], set[int], int | None]:
     return best, passed, opener
 
 
-def _modest_bids(pub: JSON) -> dict[int, int]:
-    """This round's highest *modest* bid of every seat: an opening bid of at most one card
-    more than the bidder's own stack, or a raise by one. A jump says little about the
-    bidder's own cards (it is a wild guess or a bluff), so it is not taken as a sign."""
-    out: dict[int, int] = {}
+def _bids_read(pub: JSON) -> Iterator[tuple[int, int, bool]]:
+    """This round's bids in order, as ``(seat, count, modest)``: a bid is *modest* when it
+    opens with at most one card more than the bidder's own stack, or raises by one; anything
+    else is a jump."""
     previous = 0
     for b in pub["bids"]:
         if b.get("pass"):
             continue
         seat, count = b["seat"], b["count"]
         height = pub["stacks"][seat]["height"]
-        if count <= max(previous + 1, height + 1 if previous == 0 else 0):
-            out[seat] = max(out.get(seat, 0), count)
+        yield seat, count, count <= max(previous + 1, height + 1 if previous == 0 else 0)
         previous = count
+
+
+def _modest_bids(pub: JSON) -> dict[int, int]:
+    """This round's highest modest bid of every seat (:func:`_bids_read`). A jump says little
+    about the bidder's own cards (it is a wild guess or a bluff), so it is not taken as a
+    sign."""
+    out: dict[int, int] = {}
+    for seat, count, modest in _bids_read(pub):
+        if modest:
+            out[seat] = max(out.get(seat, 0), count)
     return out
 
 
@@ -269,17 +278,9 @@ class StrongBot(_PhaseBot):
         modest = _modest_bids(pub)
         jumps: dict[int, int] = {}
         calm: dict[int, int] = {}
-        previous = 0
-        for b in pub["bids"]:
-            if b.get("pass"):
-                continue
-            seat, count = b["seat"], b["count"]
-            height = pub["stacks"][seat]["height"]
-            if count <= max(previous + 1, height + 1 if previous == 0 else 0):
-                calm[seat] = calm.get(seat, 0) + 1
-            else:
-                jumps[seat] = jumps.get(seat, 0) + 1
-            previous = count
+        for seat, _count, is_modest in _bids_read(pub):
+            tally = calm if is_modest else jumps
+            tally[seat] = tally.get(seat, 0) + 1
         out: dict[int, list[float]] = {}
         table_lost = sum(4 - pub["cards"][s] for s in range(view["seats"]) if s != me)
         for seat in range(view["seats"]):
