@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
-from typing import Any
 
 from ..engine.core import Action, Step
 from ..engine.core import Event as EngineEvent
@@ -49,7 +49,7 @@ def append_events(
     sink.on_commit(lambda: _publish(match_pk, version))
 
 
-def _publish(match_id: Any, version: int) -> None:
+def _publish(match_id: uuid.UUID, version: int) -> None:
     from ..notify import publish
 
     publish(match_id, version)

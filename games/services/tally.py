@@ -20,6 +20,7 @@ Decisions (docs/ratings.md):
 from __future__ import annotations
 
 import dataclasses
+import uuid
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -51,7 +52,7 @@ class Participant:
 class MatchFacts:
     """What the end-of-match work reads of a finished match: nothing else."""
 
-    match_id: Any
+    match_id: uuid.UUID
     game: str
     finished_at: datetime
     participants: list[Participant]
@@ -63,7 +64,7 @@ class MatchFacts:
 
 def match_facts(
     *,
-    match_id: Any,
+    match_id: uuid.UUID,
     game: str,
     seat_count: int,
     options: dict[str, Any],

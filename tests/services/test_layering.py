@@ -144,3 +144,30 @@ def test_every_task_the_services_send_by_name_exists():
     assert sent == {"run_bot_turn", "enforce_deadline", "record_results", "event_round_ended"}
     for name in sent:
         assert schedule.TASK_PREFIX + name in current_app.tasks, name
+
+
+TYPED = {"user", "caller", "match_id", "rules"}
+
+
+def test_services_and_selectors_type_user_match_id_and_rules():
+    """Issue 12: these parameters (and fields) say what they are, never ``Any`` or nothing."""
+    paths = sorted((ROOT / "games" / "services").glob("*.py")) + [
+        ROOT / "games" / name for name in ("selectors.py", "event_selectors.py", "leaderboards.py")
+    ]
+    problems = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                args = node.args
+                for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+                    hint = ast.unparse(arg.annotation) if arg.annotation else None
+                    if arg.arg in TYPED and hint in (None, "Any"):
+                        problems.append(f"{path.name}:{node.lineno} {node.name}({arg.arg})")
+            elif (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and node.target.id in TYPED
+                and ast.unparse(node.annotation) == "Any"
+            ):
+                problems.append(f"{path.name}:{node.lineno} {node.target.id}")
+    assert problems == []
