@@ -8,6 +8,7 @@ from accounts.models import User
 from accounts.services import guest_create
 from games import services
 from games.models import Event, Match
+from games.services import finisher
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +40,8 @@ def test_staff_see_every_model_but_cannot_edit_or_delete_a_match(staff):
     page = staff.get(f"/admin/games/match/{match.pk}/change/").content.decode()
     assert 'name="status"' not in page and 'name="visibility"' not in page
     assert 'name="version"' not in page and 'name="_save"' not in page
+    assert 'name="state"' not in page and 'name="seats-0-must_act"' not in page
+    assert "field-state" in page and "field-visibility" in page  # shown, read-only
     posted = staff.post(f"/admin/games/match/{match.pk}/change/", {"status": "finished"})
     assert posted.status_code == 403
     assert staff.post(f"/admin/games/match/{match.pk}/delete/", {"post": "yes"}).status_code == 403
@@ -47,12 +50,21 @@ def test_staff_see_every_model_but_cannot_edit_or_delete_a_match(staff):
     assert (fresh.status, fresh.version) == ("active", match.version)
 
 
-def test_the_abort_action_ends_a_match_through_the_finisher(staff):
+def test_the_abort_action_ends_a_match_through_the_finisher(staff, monkeypatch):
     match = active_match()
+    finished = []
+    the_finisher = finisher.match_finish
+
+    def spy(**kwargs):
+        finished.append((kwargs["match"].pk, kwargs["reason"], kwargs.get("aborted")))
+        return the_finisher(**kwargs)
+
+    monkeypatch.setattr(finisher, "match_finish", spy)
     response = staff.post(
         "/admin/games/match/", {"action": "abort", "_selected_action": [str(match.pk)]}
     )
     assert response.status_code == 302
+    assert finished == [(match.pk, "aborted_by_staff", True)]
     fresh = Match.objects.get(pk=match.pk)
     assert fresh.status == "aborted" and fresh.end_reason == "aborted_by_staff"
     assert fresh.version == match.version + 1 and fresh.deadline is None
