@@ -171,3 +171,41 @@ def test_services_and_selectors_type_user_match_id_and_rules():
             ):
                 problems.append(f"{path.name}:{node.lineno} {node.target.id}")
     assert problems == []
+
+
+def test_generic_code_names_no_game_and_no_games_option():
+    """Issue 12: what differs by game is a hook on Rules (``places`` for Skull's two tribes),
+    not a game's id or one of its own options in the services and readers. The exception is
+    Fibber's Dice events (games/services/events.py, games/event_selectors.py, their models)
+    and the ``event`` option that marks their rounds."""
+    from games.engine import registry
+
+    names = set(registry.game_ids())
+    for rules in registry.all_rules():
+        for options in rules.option_examples:
+            names |= {key for key in options if "_" in key}  # two_tribes, not "points"
+    generic = [
+        p for p in sorted((ROOT / "games" / "services").glob("*.py")) if p.name != "events.py"
+    ] + [
+        ROOT / "games" / name
+        for name in (
+            "selectors.py",
+            "reads.py",
+            "hotsql.py",
+            "leaderboards.py",
+            "boards.py",
+            "rating.py",
+            "tasks.py",
+            "runner.py",
+            "notify.py",
+            "timecontrol.py",
+        )
+    ]
+    assert {"skull", "fibbers_dice", "two_tribes"} <= names
+    problems = [
+        f"{path.name}:{node.lineno} {node.value!r}"
+        for path in generic
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names
+    ]
+    assert problems == []
