@@ -98,13 +98,13 @@ def error_of(status: int, headers: dict[str, str], content: bytes) -> dict:
 def gunicorn_port(django_db_setup, tmp_path_factory) -> Iterator[int]:
     """gunicorn (sync workers, as in production) serving ``fibserver.wsgi`` in a subprocess,
     on the test database under PostgreSQL; on SQLite (an in-memory test database no other
-    process can open) on an empty file, which the body checks below never reach."""
+    process can open) on a file of its own, migrated first (a token is looked up there)."""
     db = connection.settings_dict
     if connection.vendor == "postgresql":
         host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
         database_url = f"postgres://{db['USER']}@{host}:{port}/{db['NAME']}"
     else:
-        database_url = f"sqlite:///{tmp_path_factory.mktemp('gunicorn')}/unused.sqlite3"
+        database_url = f"sqlite:///{tmp_path_factory.mktemp('gunicorn')}/gunicorn.sqlite3"
     port = free_port()
     env = {
         **os.environ,
@@ -114,6 +114,9 @@ def gunicorn_port(django_db_setup, tmp_path_factory) -> Iterator[int]:
         "FIBSERVER_TASKS": "inline",
         "DB_CONN_MAX_AGE": "0",
     }
+    if connection.vendor != "postgresql":
+        migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"]
+        subprocess.run(migrate, cwd=ROOT, env=env, check=True, timeout=300)
     command = [sys.executable, "-m", "gunicorn", "fibserver.wsgi:application", "--workers", "1"]
     process = subprocess.Popen(
         [*command, "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
