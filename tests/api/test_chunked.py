@@ -174,6 +174,7 @@ def uvicorn_port() -> Iterator[int]:
         thread.join(timeout=10)
 
 
+@pytest.mark.slow  # a real gunicorn process
 def test_gunicorn_reads_a_chunked_body(gunicorn_port):
     """The body is read (a field error for a number as the name, not a guest without one)."""
     error = error_of(*chunked_post(gunicorn_port, b'{"display_name": ["x"]}'))
@@ -182,6 +183,7 @@ def test_gunicorn_reads_a_chunked_body(gunicorn_port):
     assert deep["code"] == "malformed_request"
 
 
+@pytest.mark.slow  # a real gunicorn process
 def test_gunicorn_refuses_a_chunked_body_over_the_limit(gunicorn_port):
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     body = b'{"display_name": "' + b"x" * limit + b'"}'
@@ -190,6 +192,7 @@ def test_gunicorn_refuses_a_chunked_body_over_the_limit(gunicorn_port):
     assert error_of(status, headers, content)["code"] == "payload_too_large"
 
 
+@pytest.mark.slow  # a real gunicorn process
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the server process needs the DB")
 def test_gunicorn_creates_a_guest_from_a_chunked_body(gunicorn_port):
@@ -216,6 +219,7 @@ def test_uvicorn_reads_a_chunked_body(uvicorn_port):
     assert error_of(status, headers, content)["code"] == "malformed_request"
 
 
+@pytest.mark.slow  # a real gunicorn process
 def test_gunicorn_answers_a_chunked_move_the_door_hands_over(gunicorn_port):
     """A chunked move without a token goes through the door's short handler, which reads the
     body and hands the request over: the full handler still reads it (its 401, not the 400
@@ -234,6 +238,7 @@ def test_gunicorn_answers_a_chunked_move_the_door_hands_over(gunicorn_port):
         ("GET", "/api/matches/%F0%9F%82%A1/", {"Accept": "application/xml"}),
     ],
 )
+@pytest.mark.slow  # a real gunicorn process
 def test_gunicorn_answers_a_non_ascii_match_id_the_door_hands_over(
     gunicorn_port, method, path, headers
 ):

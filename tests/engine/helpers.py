@@ -6,6 +6,8 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 from games.engine import registry
 from games.engine.bots import random_action
 from games.engine.core import Rules, Step
@@ -38,6 +40,15 @@ def table_id(table: tuple[Rules, int, dict]) -> str:
     rules, seats, options = table
     suffix = "-" + "-".join(f"{k}={v}" for k, v in sorted(options.items())) if options else ""
     return f"{rules.game_id}-{seats}{suffix}"
+
+
+def table_params(tables: list[tuple[Rules, int, dict]]) -> list[Any]:
+    """The tables as named pytest parameters; those of more than ten seats (Fibber's Dice event
+    rounds, Skull's two sets at 12) cost most and run in the slow tier (CI runs every tier)."""
+    return [
+        pytest.param(t, id=table_id(t), marks=[pytest.mark.slow] if t[1] > 10 else [])
+        for t in tables
+    ]
 
 
 def random_step(rules: Rules, state: Any, rng: random.Random) -> tuple[int, dict, Step]:

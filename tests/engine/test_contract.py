@@ -13,13 +13,13 @@ from games.engine.replay import verify
 from games.engine.rng import seed_from_int
 from games.engine.simulate import play_match, simulate
 
-from .helpers import all_tables, random_step, serialize, table_id
+from .helpers import all_tables, random_step, serialize, table_id, table_params
 
 TABLES = all_tables()
 RULES = registry.all_rules()
 
 
-@pytest.fixture(params=TABLES, ids=[table_id(t) for t in TABLES])
+@pytest.fixture(params=table_params(TABLES))
 def table(request):
     return request.param
 

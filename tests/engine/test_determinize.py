@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from games.engine.bots import random_action
 from games.engine.rng import seed_from_int
 
-from .helpers import all_tables, serialize, table_id
+from .helpers import all_tables, serialize, table_params
 
 TABLES = all_tables()
 
@@ -64,7 +64,7 @@ def check_sample(rules, state, seat: int, stream: int) -> None:
         )
 
 
-@pytest.mark.parametrize("table", TABLES, ids=[table_id(t) for t in TABLES])
+@pytest.mark.parametrize("table", table_params(TABLES))
 @given(game=st.integers(0, 10**6), steps=st.integers(0, 250), stream=st.integers(0, 2**32))
 def test_a_sample_gives_back_the_view_and_ignores_hidden_information(table, game, steps, stream):
     rules, seats, options = table
@@ -89,7 +89,7 @@ def hidden_part(rules, state) -> str:
     return serialize(data)
 
 
-@pytest.mark.parametrize("table", TABLES, ids=[table_id(t) for t in TABLES])
+@pytest.mark.parametrize("table", table_params(TABLES))
 def test_hidden_information_is_drawn_not_copied(table):
     """Along a playthrough, for the seat to act, samples from different streams differ beyond
     their seeds at some positions: the sampler does not return one fixed guess."""

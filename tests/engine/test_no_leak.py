@@ -18,7 +18,7 @@ from games.engine.bots import random_action
 from games.engine.core import EngineError
 from games.engine.rng import seed_from_int
 
-from .helpers import all_tables, play_random, serialize, table_id
+from .helpers import all_tables, play_random, serialize, table_params
 
 TABLES = all_tables()
 
@@ -44,7 +44,7 @@ def error_of(rules, state, seat, action) -> str:
     return "applied"
 
 
-@pytest.mark.parametrize("table", TABLES, ids=[table_id(t) for t in TABLES])
+@pytest.mark.parametrize("table", table_params(TABLES))
 @settings(max_examples=60, deadline=None)
 @given(
     game=st.integers(0, 10**6), steps=st.integers(0, 400), pick=st.randoms(use_true_random=False)

@@ -66,6 +66,7 @@ def settled_view(page: Any, base: str, match_id: str) -> dict[str, Any] | None:
     return view
 
 
+@pytest.mark.slow  # a whole match in two browser sessions
 def test_the_page_holds_no_hidden_information_of_another_seat(new_page, play_server):
     ada, bob = new_page(), new_page()
     sign_in(ada, "Ada")
