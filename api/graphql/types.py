@@ -144,11 +144,13 @@ class MatchEvent:
     seq: int
     version: int
     type: str
-    by_bot: bool
+    by_bot: bool = strawberry.field(
+        description="A bot took this decision for a human seat (after a deadline, or while the "
+        "player is marked away); a bot seat's own decisions are not marked."
+    )
     data: JSON = strawberry.field(
         description="The whole event exactly as REST sends it (`seq`, `version`, `type`, the "
-        "game's own fields, `private` where the caller may see it, `by_bot` when a bot took "
-        "the decision)."
+        "game's own fields, `private` where the caller may see it, `by_bot` as above)."
     )
 
     @classmethod

@@ -77,7 +77,10 @@ EVENT_OUT = define(
         },
         {
             "private": obj(open=True, description="Your own part of the event, if any."),
-            "by_bot": boolean("A bot took this decision for a human after a deadline."),
+            "by_bot": boolean(
+                "A bot took this decision for a human seat (after a deadline, or while the "
+                "player is marked away); a bot seat's own decisions are not marked."
+            ),
         },
         open=True,
         description="An event as the caller may see it: its public fields sit next to `seq`, "
