@@ -9,6 +9,8 @@ import pytest
 from django.conf import settings
 from websockets.exceptions import ConnectionClosed
 
+from games import selectors
+
 from .helpers import EVENTS, GqlPlayer
 from .ws_client import Subscriber
 
@@ -138,4 +140,34 @@ def test_a_finished_match_sends_its_events_and_completes(follower):
     events = sub.events(final["lastSeq"])
     assert [e["seq"] for e in events] == list(range(1, final["lastSeq"] + 1))
     assert sub.receive() == {"id": "1", "type": "complete"}
+    sub.close()
+
+
+def test_an_over_complex_subscription_is_refused_before_any_event_is_read(follower, monkeypatch):
+    """The query limits hold on the websocket as over HTTP: an alias-heavy or token-heavy
+    subscription gets an ``error`` message (``query_too_complex``, ``query_too_large``) and no
+    event is read for it; the socket stays open for a subscription within the limits."""
+    reads: list[tuple] = []
+    real = selectors.events_page
+    monkeypatch.setattr(selectors, "events_page", lambda *a, **k: reads.append(a) or real(*a, **k))
+    view, players = live_match()
+    limits = settings.GRAPHQL
+    aliases = " ".join(f"a{i}: seq" for i in range(limits["MAX_ALIASES"] + 1))
+    tokens = " ".join(["seq"] * limits["MAX_TOKENS"])
+    sub = Subscriber(follower, players[0].token)
+    for op, fields, code in (
+        ("aliases", aliases, "query_too_complex"),
+        ("tokens", tokens, "query_too_large"),
+    ):
+        query = f"subscription($id: ID!) {{ matchEvents(matchId: $id) {{ {fields} }} }}"
+        payload = {"query": query, "variables": {"id": view["id"]}}
+        sub.send({"id": op, "type": "subscribe", "payload": payload})
+        message = sub.receive()
+        assert message["type"] == "error" and message["id"] == op, message
+        (error,) = message["payload"]
+        assert error["extensions"]["code"] == code, error
+    assert reads == []
+    sub.subscribe(view["id"], after=0)
+    assert [e["seq"] for e in sub.events(1)] == [1]
+    assert reads, "the subscription within the limits read its events"
     sub.close()
