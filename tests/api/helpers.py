@@ -79,6 +79,18 @@ def replays_to_stored_state(match_id: Any) -> bool:
     return rules.to_json(state) == match.state
 
 
+def wsgi_call(app: Any, env: dict[str, Any]) -> tuple[int, bytes, list[tuple[str, str]]]:
+    """One request through the WSGI application ``app``: its status, whole body and headers."""
+    head: list[Any] = []
+    result = app(env, lambda status, headers, *_: head.append((status, headers)))
+    try:
+        body = b"".join(result)
+    finally:
+        result.close()
+    status, headers = head[0]
+    return int(status.split()[0]), body, headers
+
+
 def assert_error(response: Any, status: int, code: str | None = None) -> dict[str, Any]:
     """The response is ``status`` with the one JSON error shape (and ``code``, if given)."""
     assert response.status_code == status, (response.status_code, response.content[:300])

@@ -18,7 +18,7 @@ from fibserver import door as door_module
 from fibserver.door import Door, is_hot
 from games.models import Match
 
-from .helpers import Player
+from .helpers import Player, wsgi_call
 from .test_lean_move import REFUSALS, legal, refusal, turn, two_player_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,14 +55,8 @@ def environ(
 
 
 def call(app: Any, env: dict[str, Any]) -> tuple[int, bytes, dict[str, str]]:
-    head: list[Any] = []
-    result = app(env, lambda status, headers, *_: head.append((status, headers)))
-    try:
-        body = b"".join(result)
-    finally:
-        result.close()
-    status, headers = head[0]
-    return int(status.split()[0]), body, dict(headers)
+    status, body, headers = wsgi_call(app, env)
+    return status, body, dict(headers)
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from fibserver.door import Door, is_hot
 
-from .helpers import Player, api_routes, db_fingerprint
+from .helpers import Player, api_routes, db_fingerprint, wsgi_call
 
 pytestmark = pytest.mark.django_db
 
@@ -397,7 +397,6 @@ class DoorHandler:
         self.short = 0  # the requests the short handler took
 
     def __call__(self, environ: dict[str, Any]) -> HttpResponse:
-        head: list[tuple[str, list[tuple[str, str]]]] = []
         if not environ.get("HTTP_COOKIE"):
             del environ["HTTP_COOKIE"]  # the test client's empty jar: no Cookie header sent
         self.short += is_hot(environ)
@@ -406,16 +405,11 @@ class DoorHandler:
         for signal in (request_started, request_finished):
             signal.disconnect(close_old_connections)
         try:
-            result = self.door(environ, lambda status, headers, *_: head.append((status, headers)))
-            try:
-                body = b"".join(result)
-            finally:
-                result.close()
+            status, body, headers = wsgi_call(self.door, environ)
         finally:
             for signal in (request_started, request_finished):
                 signal.connect(close_old_connections)
-        status, headers = head[0]
-        response = HttpResponse(body, status=int(status.split()[0]))
+        response = HttpResponse(body, status=status)
         del response["Content-Type"]
         for name, value in headers:
             if name.lower() == "set-cookie":
