@@ -17,6 +17,7 @@ supported, so every document is checked in full.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
@@ -36,9 +37,16 @@ from graphql import (
     get_named_type,
 )
 from graphql.validation import NoSchemaIntrospectionCustomRule
-from strawberry.extensions import AddValidationRules, MaxAliasesLimiter, MaxTokensLimiter
+from strawberry.extensions import (
+    AddValidationRules,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    SchemaExtension,
+)
 from strawberry.extensions import QueryDepthLimiter as DepthLimiter
+from strawberry.types.graphql import OperationType
 
+from .context import Context
 from .errors import TOO_COMPLEX
 
 #: The longest a list field can be, by (type, field): seats at a table, recent events, etc.
@@ -154,6 +162,24 @@ class Introspection(AddValidationRules):
         yield from super().on_operation()
 
 
+class SubscriptionsOnly(SchemaExtension):
+    """Over a websocket, only subscriptions: queries and mutations belong to the API workers."""
+
+    def on_execute(self) -> Iterator[None]:
+        context = self.execution_context.context
+        if (
+            isinstance(context, Context)
+            and context.websocket
+            and self.execution_context.operation_type is not OperationType.SUBSCRIPTION
+        ):
+            raise GraphQLError(
+                "Only subscriptions run over the websocket; send queries and mutations to "
+                "/graphql/ over HTTP.",
+                extensions={"code": "invalid"},
+            )
+        yield
+
+
 def extensions() -> list[Any]:
     """The schema extensions that enforce the limits: made for each operation, so they read the
     settings as they are then."""
@@ -163,4 +189,5 @@ def extensions() -> list[Any]:
         lambda: MaxAliasesLimiter(max_alias_count=int(limits()["MAX_ALIASES"])),
         lambda: AddValidationRules([CostLimit]),
         Introspection,
+        SubscriptionsOnly,
     ]

@@ -51,7 +51,6 @@ from .types import (
     User,
     Visibility,
 )
-from .ws import SubscriptionsOnly
 
 MatchID = Annotated[strawberry.ID, strawberry.argument(description="The match's id (a UUID).")]
 SeatArg = Annotated[
@@ -525,6 +524,6 @@ schema = FibSchema(
     query=Query,
     mutation=Mutation,
     subscription=Subscription,
-    extensions=[*limit_extensions(), SubscriptionsOnly, ErrorCodes],
+    extensions=[*limit_extensions(), ErrorCodes],
     config=StrawberryConfig(batching_config=None),
 )

@@ -11,23 +11,20 @@ in ``CORS_ALLOWED_ORIGINS`` (no cookie is ever used, but Strawberry checks anywa
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from graphql import GraphQLError
 from rest_framework.exceptions import AuthenticationFailed
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
-from strawberry.extensions import SchemaExtension
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
-from strawberry.types.graphql import OperationType
 from strawberry.types.unset import UNSET
 
 from api.authentication import token_user
 
 from .context import Context, meta_request
+from .schema import schema
 from .subscriptions import db
 
 
@@ -42,24 +39,6 @@ def websocket_meta(scope: dict[str, Any]) -> dict[str, Any]:
         if key == "X_FORWARDED_FOR":
             meta["HTTP_X_FORWARDED_FOR"] = value.decode("latin-1")
     return meta
-
-
-class SubscriptionsOnly(SchemaExtension):
-    """Over a websocket, only subscriptions: queries and mutations belong to the API workers."""
-
-    def on_execute(self) -> Iterator[None]:
-        context = self.execution_context.context
-        if (
-            isinstance(context, Context)
-            and context.websocket
-            and self.execution_context.operation_type is not OperationType.SUBSCRIPTION
-        ):
-            raise GraphQLError(
-                "Only subscriptions run over the websocket; send queries and mutations to "
-                "/graphql/ over HTTP.",
-                extensions={"code": "invalid"},
-            )
-        yield
 
 
 class GraphQLWebSocket(GraphQL[Context, None]):
@@ -81,8 +60,6 @@ class GraphQLWebSocket(GraphQL[Context, None]):
 
 
 def websocket_app() -> GraphQLWebSocket:
-    from .schema import schema
-
     return GraphQLWebSocket(
         schema,
         graphql_ide=None,

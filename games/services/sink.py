@@ -47,9 +47,15 @@ class OrmSink:
         Event.objects.bulk_create(rows)
 
     def seats(self, seats: list[Seat], changes: dict[int, set[str]]) -> None:
-        from .step import save_seats
-
-        save_seats(seats, changes)
+        """The changed fields of the changed seats, in one statement."""
+        if not changes:
+            return
+        changed = [s for s in seats if s.position in changes]
+        fields = sorted(set().union(*changes.values()))
+        if len(changed) == 1:
+            changed[0].save(update_fields=fields)
+        else:
+            Seat.objects.bulk_update(changed, fields)
 
     def match(self, match: Match, fields: list[str] | None) -> None:
         if fields is None:

@@ -76,18 +76,6 @@ def commit_step(
         sink.match(match, [*fields, "timer_at"] if match.timer_at != armed else fields)
 
 
-def save_seats(seats: list[Seat], changes: dict[int, set[str]]) -> None:
-    """Write the changed fields of the changed seats in one statement."""
-    if not changes:
-        return
-    changed = [s for s in seats if s.position in changes]
-    fields = sorted(set().union(*changes.values()))
-    if len(changed) == 1:
-        changed[0].save(update_fields=fields)
-    else:
-        Seat.objects.bulk_update(changed, fields)
-
-
 def _stat_gain(before: dict[str, Any], after: dict[str, Any]) -> dict[str, int]:
     return {k: after[k] - before.get(k, 0) for k in after if after[k] != before.get(k, 0)}
 
@@ -111,7 +99,7 @@ def after_change(
     if rules.is_over(state):
         sink.finishing()
         seats = seats if seats is not None else seats_of(match)
-        save_seats(seats, changes)
+        ORM.seats(seats, changes)  # the finisher writes through the ORM too
         match_finish(match=match, reason="completed", state=state)
         return
     to_act = set(rules.to_act(state))
