@@ -1,1 +1,3 @@
-"""HTTP API: REST (DRF) and GraphQL (Strawberry) over games services and selectors."""
+"""The API: two faces — REST (DRF, with its fast lane ``api.fast``) and GraphQL (Strawberry) — over
+one play layer (``api.play``: inputs, moves, query parameters, the wait loop), itself over
+``games.services`` (writers) and ``games.reads`` (readers)."""

@@ -29,7 +29,7 @@ def token_cache_key(key: str) -> str:
 
 def token_user_key(key: str) -> str:
     """The cache key of a cached token's user id, kept beside :func:`token_cache_key` (a plain
-    number, which a Redis script can read: ``api.rest.actions`` checks the token and counts
+    number, which a Redis script can read: the fast lane's move checks the token and counts
     the move against the user's rate limit in one round trip)."""
     return "auth-token-user:" + hashlib.sha256(key.encode()).hexdigest()[:40]
 
@@ -83,6 +83,22 @@ def connect_invalidation() -> None:
     post_delete.connect(token_deleted, sender=Token, dispatch_uid="auth-token-deleted", weak=False)
     post_save.connect(user_changed, sender=User, dispatch_uid="auth-user-saved", weak=False)
     post_delete.connect(user_changed, sender=User, dispatch_uid="auth-user-deleted", weak=False)
+
+
+def token_key(header: bytes | str) -> str | None:
+    """The key of a well-formed ``Authorization: Bearer <key>`` (or ``Token <key>``) header
+    value, as DRF's token authentication splits it; ``None`` for anything else (DRF's own
+    401s)."""
+    try:
+        auth = (header.encode("latin-1") if isinstance(header, str) else header).split()
+    except UnicodeError:
+        return None
+    if len(auth) != 2 or auth[0].lower() not in (b"bearer", b"token"):
+        return None
+    try:
+        return auth[1].decode()
+    except UnicodeError:
+        return None
 
 
 def token_user(request: Any) -> Any:

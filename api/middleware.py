@@ -13,7 +13,7 @@ Two middlewares, because they belong at two places in ``settings.MIDDLEWARE``:
   - a ``Host`` that ``ALLOWED_HOSTS`` does not allow (400 ``invalid``);
   - NUL or a lone surrogate in the path, a query parameter (name or value) or any header (400
     ``invalid``): PostgreSQL text cannot hold them (the JSON parser checks bodies the same way,
-    ``api.rest.parsers.check_tree``); more query parameters than
+    ``api.play.body.check_tree``); more query parameters than
     ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` (400);
   - a declared ``Content-Length`` over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413) or not a number
     (400), or both ``Content-Length`` and ``Transfer-Encoding`` (400);
@@ -44,7 +44,7 @@ from django.http.response import HttpResponseBase
 from django.urls import Resolver404, resolve
 
 from api.errors import app_error_json, status_error_json
-from api.rest.parsers import refuse_unstorable, unstorable
+from api.play.body import refuse_unstorable, unstorable
 from fibserver.errors import AppError, Invalid, LengthRequired, NotFound, TooLarge
 
 API_PREFIX = "/api/"

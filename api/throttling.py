@@ -10,8 +10,9 @@ Same rates (``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``), same keys of who is c
 user, else the client's address), the same ``wait()``. Without Redis (the embedded default:
 one process, local memory) it is DRF's throttle unchanged.
 
-The ``actions`` scope uses it, from REST (``api.rest.actions``) and GraphQL alike, so the two
-APIs still share one budget. Its history lives under its own key, never one DRF's format uses.
+The ``actions`` scope uses it, from REST (``api.fast.move`` and its DRF twin) and GraphQL
+alike, so the two APIs still share one budget. Its history lives under its own key, never one
+DRF's format uses.
 """
 
 from __future__ import annotations

@@ -5,10 +5,10 @@
     REDIS_URL=redis://127.0.0.1:6379/7 uv run python bench/costs.py
 
 It prepares matches as ``bench/perf.py`` does (its ``prepare``), then calls the API's WSGI
-application (``fibserver.wsgi``, the door included) directly — no gunicorn, no sockets to a
-client, no other process competing for the cores — and measures, in batches interleaved with
-each other (a shared machine's speed drifts; each figure is the median and the fastest of its
-batches), the CPU time of this process and of its PostgreSQL backend per operation:
+application (``fibserver.wsgi``, the fast lane's entry included) directly — no gunicorn, no
+sockets to a client, no other process competing for the cores — and measures, in batches
+interleaved with each other (a shared machine's speed drifts; each figure is the median and the
+fastest of its batches), the CPU time of this process and of its PostgreSQL backend per operation:
 
 - the building blocks: a Redis command, a PostgreSQL round trip (``SELECT 1``), the move's read
   (prepared), Django's request cycle (``/healthz/``, the full handler);
@@ -45,7 +45,7 @@ from django.db import connection  # noqa: E402
 from api import rediscache  # noqa: E402
 from bench import perf  # noqa: E402  (sets up Django with the benchmark's settings)
 from games import hotsql  # noqa: E402
-from games.reads import READ_SQL  # noqa: E402
+from games.reads.store import READ_SQL  # noqa: E402
 
 CLK = os.sysconf("SC_CLK_TCK")
 HEALTHZ = "Django's request cycle (/healthz/)"

@@ -1,7 +1,7 @@
 """ASGI entry point: the follower server (uvicorn) — and the embedded default's one server.
 
 - ``GET /api/matches/<id>/events/`` (the long-poll) goes to the lean handler
-  (:mod:`api.follow_asgi`), which leaves to Django whatever it does not answer itself;
+  (:mod:`api.fast.follower`), which hands Django whatever it does not answer itself;
 - other HTTP requests go to Django (in the embedded default
   ``scripts/serve`` everything else too: REST, GraphQL over HTTP, docs, admin);
 - websocket requests on ``/graphql/`` go to the GraphQL subscriptions (``graphql-transport-ws``,
@@ -19,7 +19,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
 
 django_application = get_asgi_application()
 
-from api.follow_asgi import serve_events  # noqa: E402  (needs the apps loaded)
+from api.fast.follower import serve_events  # noqa: E402  (needs the apps loaded)
 from api.graphql.ws import websocket_app  # noqa: E402
 
 GRAPHQL_PATHS = ("/graphql/", "/graphql")
@@ -74,6 +74,6 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     elif scope["type"] == "lifespan":
         await _lifespan(receive, send)
     elif scope.get("path", "").endswith("/events/") and scope.get("method") == "GET":
-        await serve_events(scope, receive, send, django_application)  # the long-poll, lean
+        await serve_events(scope, receive, send, django_application)  # the long-poll, fast lane
     else:
         await django_application(scope, receive, send)

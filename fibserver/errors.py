@@ -1,4 +1,4 @@
-"""The one application error type, raised by services, selectors and request parsing alike.
+"""The one application error type, raised by services, readers and request parsing alike.
 
 An :class:`AppError` carries a stable machine-readable ``code``, a human-readable ``message``
 and optional details (``fields``, ``version``, ``status`` …). It knows nothing of HTTP or

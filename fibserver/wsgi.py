@@ -1,11 +1,12 @@
-"""WSGI entry point: the API (gunicorn sync workers), through ``fibserver.door.Door``."""
+"""WSGI entry point: the API (gunicorn sync workers), through the fast lane's entry
+(``api.fast.entry.Entry``)."""
 
 import os
 
 from django.core.wsgi import get_wsgi_application
 
-from fibserver.door import Door
+from api.fast.entry import Entry
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
 
-application = Door(get_wsgi_application())
+application = Entry(get_wsgi_application())

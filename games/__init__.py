@@ -1,1 +1,2 @@
-"""Games: pure rules engines (``games.engine``), models, services, selectors, bots and tasks."""
+"""Games: pure rules engines (``games.engine``), models, services (writers), reads (readers),
+bots and tasks."""

@@ -12,9 +12,9 @@ from django.db.models import QuerySet
 from accounts.models import User
 from fibserver.errors import NotFound
 
+from .access import Caller
 from .engine import registry
 from .models import Match, Round, Seat, Tournament
-from .services.common import Caller
 from .services.events import event_pk, may_see
 
 

@@ -9,7 +9,8 @@ fixed number of queries whatever the size of the history:
 - a player's statistics: the player, their careers, their latest rating points (one query for
   every game, ranked per game in the database).
 
-Each reader runs in one snapshot (``selectors.snapshot``), so a page never mixes two moments.
+Each reader runs in one snapshot (``games.reads.store.snapshot``), so a page never mixes two
+moments.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from fibserver.errors import Invalid, NotFound
 from . import boards
 from .engine import registry
 from .models import Career, RatingPoint
-from .selectors import snapshot
+from .reads.store import snapshot
 
 #: Each board's order, best first: its value, then a tie-break, then the older account. The
 #: board indexes (``Career.Meta.indexes``) are in exactly these orders.

@@ -1,5 +1,6 @@
-"""Fibber's Dice events in GraphQL (docs/events.md): types over REST's selector dicts, inputs
-checked by REST's own serializer, the same services."""
+"""Fibber's Dice events in GraphQL (docs/events.md): types over the readers' dicts, inputs
+checked by the one declaration both faces use (:mod:`api.play.tournaments`), the same
+services."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from typing import Any
 
 import strawberry
 
-from api.rest import serializers_events as rest_events
-from api.rest.serializers import validate as validated
+from api.play.fields import validate
+from api.play.tournaments import EventCreateIn
 from games import event_selectors as sel
 
 from .types import PlayerRef, TimeControl, Visibility, _value
@@ -205,9 +206,7 @@ class CreateEventInput:
             "auto_advance": self.auto_advance,
             "door_prizes": self.door_prizes,
         }
-        return validated(
-            rest_events.EventCreateIn, {k: v for k, v in data.items() if v is not None}
-        )
+        return validate(EventCreateIn, {k: v for k, v in data.items() if v is not None})
 
 
 def detail(event_id: Any, user: Any) -> DiceEvent:

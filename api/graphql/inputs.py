@@ -1,16 +1,14 @@
-"""Arguments checked exactly as REST checks the same request: REST's own input serializers and
-query-parameter parsers, so a bad value is refused with the same ``code``, message and
-``fields`` (which use REST's field names) in both APIs."""
+"""Arguments checked exactly as REST checks the same request: the one declaration of each
+request shape and query parameter (:mod:`api.play`), so a bad value is refused with the same
+``code``, message and ``fields`` (which use REST's field names) in both APIs."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from api.rest import serializers as rest
-from api.rest.auth import GuestCreateView, LoginView, RegisterView, UpgradeView
-from api.rest.matches import idempotency_key, validate_variant
-from api.rest.serializers import validate as validated
-from api.rest.stats import LeaderboardQuery
+from api.play import accounts, matches
+from api.play.fields import validate
+from api.play.queries import LeaderboardQuery
 from fibserver.errors import Invalid
 
 
@@ -20,57 +18,49 @@ def given(**values: Any) -> dict[str, Any]:
     return {name: value for name, value in values.items() if value is not None}
 
 
-def whole_number(name: str, value: int | None) -> int | None:
-    """A whole-number argument by REST's query-parameter rule (``seat``, ``after``)."""
-    if value is None:
-        return None
-    query = rest.EventsQuery if name == "after" else rest.SeatQuery
-    number: int = validated(query, {name: str(value)})[name]
-    return number
-
-
 def guest(data: dict[str, Any]) -> dict[str, Any]:
-    return validated(GuestCreateView.GuestIn, data)
+    return validate(accounts.GuestIn, data)
 
 
 def register(data: dict[str, Any]) -> dict[str, Any]:
-    return validated(RegisterView.RegisterIn, data)
+    return validate(accounts.RegisterIn, data)
 
 
 def login(data: dict[str, Any]) -> dict[str, Any]:
-    return validated(LoginView.LoginIn, data)
+    return validate(accounts.LoginIn, data)
 
 
 def upgrade(data: dict[str, Any]) -> dict[str, Any]:
-    return validated(UpgradeView.UpgradeIn, data)
+    return validate(accounts.UpgradeIn, data)
 
 
 def match_create(data: dict[str, Any]) -> dict[str, Any]:
-    return validate_variant(data, "game", rest.MATCH_CREATE_IN)
+    return matches.validate_create(data)
 
 
 def join(data: dict[str, Any]) -> dict[str, Any]:
-    return validated(rest.JoinIn, data)
+    return validate(matches.JoinIn, data)
 
 
 def join_by_code(data: dict[str, Any]) -> dict[str, Any]:
-    return validated(rest.JoinByCodeIn, data)
+    return validate(matches.JoinByCodeIn, data)
 
 
 def bots(data: dict[str, Any]) -> dict[str, Any]:
-    return validated(rest.BotsIn, data)
+    return validate(matches.BotsIn, data)
 
 
-def action(
-    body: Any, expected_version: int | None, key: str | None
-) -> tuple[dict[str, Any], int | None, str | None]:
-    """An action as REST's ``POST /actions/`` takes it: the same shapes, an optional
-    ``expected_version`` (the argument or, as in REST, inside the body) and an
-    ``Idempotency-Key``."""
+def action_body(body: Any, expected_version: int | None) -> Any:
+    """An action as REST's ``POST /actions/`` takes its body: the ``expected_version`` argument
+    goes where REST has it, inside the body."""
     if expected_version is not None and isinstance(body, dict):
-        body = {**body, "expected_version": expected_version}
-    act, expected = rest.validate_action(body)
-    return act, expected, idempotency_key(key)
+        return {**body, "expected_version": expected_version}
+    return body
+
+
+def seat_params(seat: int | None) -> dict[str, str]:
+    """The ``seat`` argument as the query parameter REST reads it from."""
+    return {} if seat is None else {"seat": str(seat)}
 
 
 def leaderboard(
@@ -87,4 +77,4 @@ def leaderboard(
     query = {"board": board, "limit": str(first), "offset": str(offset)}
     if active_days is not None:
         query["active_days"] = str(active_days)
-    return validated(LeaderboardQuery, query)
+    return validate(LeaderboardQuery, query)

@@ -1,9 +1,10 @@
 """``matchEvents``: the caller's redacted events as they are committed, over a websocket.
 
-Served by the ASGI follower, woken by the follower's one Redis subscription (:mod:`api.hub`,
-the same as the long-poll's). A message only says "look again": every delivery is a re-read of
-the events table through the same selector as REST's event feed (``events_page``: one snapshot,
-one redaction), after the last sequence number delivered. So a subscriber that reconnects with
+Served by the ASGI follower, in the one wait loop of every follower (:func:`api.play.wait.pages`,
+woken by the process's one Redis subscription, the same as the long-poll's). A message only
+says "look again": every delivery is a re-read of the events table through the same reader as
+REST's event feed (``games.reads.feeds.read_feed``: one snapshot, one redaction), after the
+last sequence number delivered. So a subscriber that reconnects with
 ``after`` = the last ``seq`` it saw misses nothing and sees nothing twice, and a lost message
 only delays it until the next re-check. The subscription completes once a finished (or aborted)
 match has delivered its last event.
@@ -11,20 +12,20 @@ match has delivered its last event.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncGenerator, Callable
 from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections, connection
 
-from api.hub import POLL_SECONDS, RECHECK_SECONDS, hub, use_redis, wait_for_event
-from games import selectors
+from api.play.hub import use_redis
+from api.play.wait import Page, pages
+from games.access import match_pk
+from games.reads import feeds
 
 from .types import MatchEvent
 
 T = TypeVar("T")
-OVER = ("finished", "aborted")
 
 
 def _fresh(fn: Callable[..., T]) -> Callable[..., T]:
@@ -52,33 +53,22 @@ async def db(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 async def first_page(user: Any, match_id: str, after: int, seat: int | None) -> dict[str, Any]:
     """The first read, before the stream starts: a caller who may not see the match is refused
     here (``not_found``, as in REST), with an ``error`` message and no stream."""
-    return await db(selectors.events_page, match_id, user, after, seat)
+    return await db(feeds.read_feed, match_id, user, after, seat)
 
 
 async def follow(
     user: Any, match_id: str, after: int, seat: int | None, page: dict[str, Any]
 ) -> AsyncGenerator[MatchEvent, None]:
     """Deliver ``page``, then every later event once, until a match that is over has no more."""
-    key = str(selectors.match_pk(match_id))
-    redis = use_redis()
     for event in page["events"]:
         yield MatchEvent.of(event)
         after = event["seq"]
+
+    async def read(since: int) -> Page:
+        return await db(feeds.read_feed, match_id, user, since, seat)
+
     # From here on the hub is listened to *before* each read: a change committed between a read
     # and the wait still wakes this subscriber.
-    with hub.listening(key) as changed:
-        while True:
-            page = await db(selectors.events_page, match_id, user, after, seat)
-            for event in page["events"]:
-                yield MatchEvent.of(event)
-                after = event["seq"]
-            if page["more"]:
-                continue
-            if page["status"] in OVER:
-                return
-            if redis:
-                hub.ensure_running()
-            if redis and hub.connected:
-                await wait_for_event(changed, RECHECK_SECONDS)
-            else:
-                await asyncio.sleep(POLL_SECONDS)
+    async for later in pages(read, str(match_pk(match_id)), after, hubbed=use_redis()):
+        for event in later["events"]:
+            yield MatchEvent.of(event)

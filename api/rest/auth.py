@@ -23,15 +23,11 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import services
-from api.rest.openapi import responses as r
-from api.rest.parsers import LimitedJSONParser
-from api.rest.serializers import StrictCharField, StrictInput, validate
-from api.rest.serializers_accounts import (
-    UserOutSerializer,
-    display_name_field,
-    password_field,
-    username_field,
-)
+from api.play.accounts import GuestIn, LoginIn, RegisterIn, UpgradeIn, UserOutSerializer
+from api.play.fields import validate
+
+from .openapi import responses as r
+from .parsers import LimitedJSONParser
 
 TAG = "auth"
 PASSWORD_400 = (
@@ -70,9 +66,6 @@ class _PublicView(APIView):
 class GuestCreateView(_PublicView):
     throttle_scope = "guest"
 
-    class GuestIn(StrictInput):
-        display_name = display_name_field(help_text="Default: a random 'Guest 1234'.")
-
     @extend_schema(
         tags=[TAG],
         operation_id="auth_guest_create",
@@ -84,7 +77,7 @@ class GuestCreateView(_PublicView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        data = validate(self.GuestIn, request.data)
+        data = validate(GuestIn, request.data)
         user, token = services.guest_create(display_name=data.get("display_name"))
         return _token_response(user, token, status_code=status.HTTP_201_CREATED)
 
@@ -94,11 +87,6 @@ class GuestCreateView(_PublicView):
 
 class RegisterView(_PublicView):
     throttle_scope = "register"
-
-    class RegisterIn(StrictInput):
-        username = username_field()
-        password = password_field(new=True)
-        display_name = display_name_field(default="")
 
     @extend_schema(
         tags=[TAG],
@@ -120,7 +108,7 @@ class RegisterView(_PublicView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        data = validate(self.RegisterIn, request.data)
+        data = validate(RegisterIn, request.data)
         user = services.user_register(**data)
         token = services.token_issue(user=user)
         return _token_response(user, token, status_code=status.HTTP_201_CREATED)
@@ -131,10 +119,6 @@ class RegisterView(_PublicView):
 
 class LoginView(_PublicView):
     throttle_scope = "login"
-
-    class LoginIn(StrictInput):
-        username = StrictCharField(max_length=150)
-        password = password_field()
 
     @extend_schema(
         tags=[TAG],
@@ -155,7 +139,7 @@ class LoginView(_PublicView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        data = validate(self.LoginIn, request.data)
+        data = validate(LoginIn, request.data)
         user, token = services.user_login(**data, request=request._request)
         return _token_response(user, token, status_code=status.HTTP_200_OK)
 
@@ -168,13 +152,6 @@ class UpgradeView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "register"
     parser_classes = PARSERS
-
-    class UpgradeIn(StrictInput):
-        username = username_field()
-        password = password_field(new=True)
-        display_name = display_name_field(
-            help_text="Omit to keep the guest's current display name."
-        )
 
     @extend_schema(
         tags=[TAG],
@@ -196,7 +173,7 @@ class UpgradeView(APIView):
         ),
     )
     def post(self, request: Request) -> Response:
-        data = validate(self.UpgradeIn, request.data)
+        data = validate(UpgradeIn, request.data)
         user = services.guest_upgrade(user=request.user, **data)
         token = services.token_issue(user=user)
         return _token_response(user, token, status_code=status.HTTP_200_OK)

@@ -12,12 +12,13 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api.play.fields import validate
+from api.play.queries import EventListQuery, PageQuery, plain
+from api.play.tournaments import EventCreateIn
 from games import event_selectors as sel
 from games import services
 
-from . import serializers as s
-from . import serializers_events as se
-from .matches import MatchBase, paginated, query_params, user_or_none
+from .base import MatchBase, paginated, user_or_none
 from .openapi import events as _components  # noqa: F401  (defines the components)
 from .openapi import responses as r
 from .openapi.extensions import component
@@ -37,11 +38,11 @@ class EventListView(MatchBase):
     @extend_schema(
         operation_id="events_list",
         summary="Public events open for registration or running (or of one status)",
-        parameters=[se.EventListQuery, s.PageQuery],
+        parameters=[EventListQuery, PageQuery],
         responses=r.answers({200: component("EventSummaryPageOut")}, 400, 401),
     )
     def get(self, request: Request) -> Response:
-        query = s.validate(se.EventListQuery, query_params(request))
+        query = validate(EventListQuery, plain(request.query_params))
         return paginated(
             request, self, sel.events_listed(status=query.get("status")), sel.event_summary
         )
@@ -50,7 +51,7 @@ class EventListView(MatchBase):
         operation_id="events_create",
         summary="Create a Fibber's Dice event (you are its host)",
         description="Registration opens at once; the raffle's commitment is published now.",
-        request=se.EventCreateIn,
+        request=EventCreateIn,
         responses=r.answers(
             {201: component("EventDetailOut")},
             400,
@@ -62,7 +63,7 @@ class EventListView(MatchBase):
         ),
     )
     def post(self, request: Request) -> Response:
-        data = s.validate(se.EventCreateIn, request.data)
+        data = validate(EventCreateIn, request.data)
         event = services.event_create(user=request.user, **data)
         return Response(sel.event_detail(event, request.user), status=status.HTTP_201_CREATED)
 

@@ -1,33 +1,38 @@
-"""Match routes. The events feed is served by the async follower view (``api.follow``); its
-DRF twin ``EventsView`` answers the same requests without waiting and documents the schema.
-Moves and match views are served by the plain views ``api.rest.actions.match_actions`` and
-``api.rest.match_view.match_detail``, whose DRF twins ``ActionView`` and ``MatchDetailView``
-document the schema and answer what the plain views hand them."""
+"""Match routes. The view and the move are the fast lane's plain views (``api.fast.view``,
+``api.fast.move``), their DRF twins ``MatchDetailView`` and ``ActionView`` answering what they
+hand over and documenting the schema; the events feed is the async long-poll view
+(``api.longpoll``), whose DRF twin ``EventsView`` documents it."""
 
 from django.urls import path
 
-from api.follow import match_events
+from api.fast.answers import fast_or_full
+from api.fast.move import move
+from api.fast.view import view
+from api.longpoll import match_events
 
+from . import lobby, records
 from . import matches as v
-from .actions import match_actions
-from .match_view import match_detail
 
 urlpatterns = [
-    path("matches/", v.MatchListView.as_view(), name="match-list"),
-    path("matches/join/", v.JoinByCodeView.as_view(), name="match-join-by-code"),
-    path("matches/<str:match_id>/", match_detail, name="match-detail"),
-    path("matches/<str:match_id>/join/", v.JoinView.as_view(), name="match-join"),
-    path("matches/<str:match_id>/leave/", v.LeaveView.as_view(), name="match-leave"),
-    path("matches/<str:match_id>/bots/", v.BotsView.as_view(), name="match-bots"),
-    path("matches/<str:match_id>/start/", v.StartView.as_view(), name="match-start"),
-    path("matches/<str:match_id>/actions/", match_actions, name="match-actions"),
+    path("matches/", lobby.MatchListView.as_view(), name="match-list"),
+    path("matches/join/", lobby.JoinByCodeView.as_view(), name="match-join-by-code"),
+    path(
+        "matches/<str:match_id>/",
+        fast_or_full(view, v.MatchDetailView),
+        name="match-detail",
+    ),
+    path("matches/<str:match_id>/join/", lobby.JoinView.as_view(), name="match-join"),
+    path("matches/<str:match_id>/leave/", lobby.LeaveView.as_view(), name="match-leave"),
+    path("matches/<str:match_id>/bots/", lobby.BotsView.as_view(), name="match-bots"),
+    path("matches/<str:match_id>/start/", lobby.StartView.as_view(), name="match-start"),
+    path("matches/<str:match_id>/actions/", fast_or_full(move, v.ActionView), name="match-actions"),
     path("matches/<str:match_id>/events/", match_events, name="match-events"),
-    path("matches/<str:match_id>/replay/", v.ReplayView.as_view(), name="match-replay"),
+    path("matches/<str:match_id>/replay/", records.ReplayView.as_view(), name="match-replay"),
     path(
         "matches/<str:match_id>/replay/steps/<str:n>/",
-        v.ReplayStepView.as_view(),
+        records.ReplayStepView.as_view(),
         name="match-replay-step",
     ),
-    path("matches/<str:match_id>/stats/", v.StatsView.as_view(), name="match-stats"),
+    path("matches/<str:match_id>/stats/", records.StatsView.as_view(), name="match-stats"),
     path("me/turns/", v.MyTurnsView.as_view(), name="my-turns"),
 ]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
+from api.play.fields import validate
+from api.play.queries import GameQuery, LeaderboardQuery, RequiredGameQuery, plain
 from fibserver.errors import NotAuthenticated
 from games import boards, leaderboards
 from games.engine import registry
@@ -17,7 +18,6 @@ from games.engine import registry
 from . import serializers_stats as out
 from .openapi.builders import enum
 from .openapi.responses import answers
-from .serializers import QueryIntegerField, StrictChoiceField, validate
 
 GAME_PATH = OpenApiParameter(
     "game", str, OpenApiParameter.PATH, enum=registry.game_ids(), description="the game"
@@ -29,48 +29,6 @@ PLAYER_ID = OpenApiParameter(
 
 enum("Board", boards.BOARD_IDS, "A leaderboard (which games have which: docs/ratings.md).")
 enum("Around", ["me"])
-
-
-class LeaderboardQuery(serializers.Serializer):
-    board = StrictChoiceField(
-        list(boards.BOARD_IDS),
-        component="Board",
-        required=False,
-        default="rating",
-        help_text="Which board.",
-    )
-    limit = QueryIntegerField(
-        min_value=1,
-        max_value=leaderboards.PAGE_MAX,
-        required=False,
-        default=leaderboards.PAGE_DEFAULT,
-        help_text="Entries per page.",
-    )
-    offset = QueryIntegerField(
-        min_value=0, max_value=999_999_999, required=False, default=0, help_text="Entries to skip."
-    )
-    around = StrictChoiceField(
-        ["me"],
-        component="Around",
-        required=False,
-        help_text="The page around the caller's own rank (needs a token).",
-    )
-    active_days = QueryIntegerField(
-        min_value=1,
-        max_value=36500,
-        required=False,
-        help_text="Only players whose latest match ended within this many days.",
-    )
-
-
-class GameQuery(serializers.Serializer):
-    game = StrictChoiceField(
-        registry.game_ids(), component="Game", required=False, help_text="Only this game."
-    )
-
-
-class RequiredGameQuery(serializers.Serializer):
-    game = StrictChoiceField(registry.game_ids(), component="Game", help_text="The game.")
 
 
 class LeaderboardView(APIView):
@@ -89,7 +47,7 @@ class LeaderboardView(APIView):
         responses=answers({200: out.LeaderboardOut}, 400, 401, 404),
     )
     def get(self, request: Request, game: str) -> Response:
-        query = validate(LeaderboardQuery, request.query_params)
+        query = validate(LeaderboardQuery, plain(request.query_params))
         around = query.get("around")
         if around and not request.user.is_authenticated:
             raise NotAuthenticated("Log in to find yourself on a board (around=me).")
@@ -141,7 +99,7 @@ class PlayerStatsView(APIView):
         responses=answers({200: out.PlayerGameStatsOut}, 400, 401, 404),
     )
     def get(self, request: Request, player_id: str) -> Response:
-        game = validate(RequiredGameQuery, request.query_params)["game"]
+        game = validate(RequiredGameQuery, plain(request.query_params))["game"]
         return Response(leaderboards.player_stats(player_id, game=game))
 
 
@@ -155,5 +113,5 @@ class MyStatsView(APIView):
         responses=answers({200: out.MyStatsOut}, 400, 401, 404),
     )
     def get(self, request: Request) -> Response:
-        game = validate(GameQuery, request.query_params).get("game")
+        game = validate(GameQuery, plain(request.query_params)).get("game")
         return Response(leaderboards.my_stats(request.user, game=game))

@@ -6,7 +6,6 @@ makes a retried request return the stored answer instead of applying twice."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -23,13 +22,10 @@ from fibserver.errors import (
 
 from ..engine.core import IllegalAction, Rules, Step, canonical_json
 from ..models import IdempotencyRecord, Match, Seat
+from ..reads import views
 from .common import MatchId, engine_state, locked, require_seat, rules_for, seats_of
 from .sink import ORM, Sink
 from .step import commit_step
-
-#: ``render(match, seat, seats)``: the body answered for an applied action (the caller's new
-#: view), from the match and its seats as the transaction left them.
-Render = Callable[[Match, int, list[Seat]], dict[str, Any]]
 
 
 def request_hash(match_id: MatchId, action: Any, expected_version: int | None) -> str:
@@ -45,10 +41,10 @@ def action_submit(
     expected_version: int | None = None,
     seat: int | None = None,
     idempotency_key: str | None = None,
-    render: Render | None = None,
 ) -> tuple[int, dict[str, Any]]:
-    """Apply a player's action exactly once. Returns ``(status, body)``; ``render(match, seat,
-    seats)`` builds the body (the caller's new view).
+    """Apply a player's action exactly once. Returns ``(status, body)``: the body is the
+    caller's new view (:func:`games.reads.views.render_view`), rendered from the match and its
+    seats as the transaction left them.
 
     With an ``Idempotency-Key`` the body is rendered inside the transaction and stored with
     the move (a retry gets it back byte for byte). Without one it is rendered after the commit,
@@ -68,10 +64,10 @@ def action_submit(
         )
         commit_move(match, rules, step, own, state, seats, action)
         if idempotency_key:
-            body = _render(render, match, own.position, seats)
+            body = _answer(match, user, own.position, seats)
             _store_answer(user, idempotency_key, digest, match, 200, body)
             return 200, body
-    return 200, _render(render, match, own.position, seats)
+    return 200, _answer(match, user, own.position, seats)
 
 
 def commit_move(
@@ -129,10 +125,10 @@ def check_and_apply(
     return own, state, step
 
 
-def _render(render: Render | None, match: Match, position: int, seats: list[Seat]) -> Any:
+def _answer(match: Match, user: User, position: int, seats: list[Seat]) -> dict[str, Any]:
     if match.status != Match.Status.ACTIVE:
         seats = seats_of(match)  # the finisher updated the seats in the database only
-    return render(match, position, seats) if render else {"version": match.version}
+    return views.render_view(match, user, position, seats)
 
 
 def _acting_seat(

@@ -1,36 +1,21 @@
-"""What every writer shares: the database clock, the match's rules, the row lock and seats."""
+"""What every writer shares: the database clock, the match's rules, the row lock and seats
+(who the caller is and which seats are theirs: :mod:`games.access`)."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, TypeAlias
+from typing import Any
 
-from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import DateTimeField, Func
 from django.utils import timezone
 
-from accounts.models import User
 from fibserver.errors import Conflict, Forbidden, NotFound
 
+from ..access import Caller, MatchId, is_host, match_pk, user_seats
 from ..engine import registry
 from ..engine.core import Rules
 from ..models import Match, Seat
-
-#: A match id as clients and tasks give it: a UUID or its text.
-MatchId: TypeAlias = uuid.UUID | str
-#: Whoever asks: a user, or an anonymous visitor (``None`` or Django's AnonymousUser).
-Caller: TypeAlias = User | AnonymousUser | None
-
-
-def match_pk(match_id: MatchId) -> uuid.UUID:
-    """A match id as given by a client; anything that is not one is simply not found."""
-    try:
-        return match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
-    except ValueError:
-        raise NotFound("No such match.") from None
 
 
 def db_now() -> datetime:
@@ -77,18 +62,6 @@ def clock_of(match: Match) -> datetime:
 def seats_of(match: Match) -> list[Seat]:
     """The match's seats in position order, with their users."""
     return list(match.seats.select_related("user").order_by("position"))
-
-
-def user_seats(seats: Iterable[Seat], user: Caller) -> list[Seat]:
-    """The seats ``user`` holds among ``seats`` (none for a visitor)."""
-    if user is None or not user.is_authenticated:
-        return []
-    return [s for s in seats if s.user_id == user.pk]
-
-
-def is_host(match: Match, user: Caller) -> bool:
-    """The player who created the match: they may see and manage it, seated or not."""
-    return user is not None and user.is_authenticated and match.created_by_id == user.pk
 
 
 def require_seat(match: Match, seats: list[Seat], user: Caller, message: str) -> list[Seat]:

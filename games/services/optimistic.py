@@ -1,7 +1,7 @@
 """A player's move in two statements (PostgreSQL): the optimistic path of
 :func:`.actions.action_submit`, with the same answers and the same guarantees.
 
-1. **One read** (:func:`games.reads.match_rows`): the match row, the database clock, the seats
+1. **One read** (:func:`games.reads.store.match_rows`): the match row, the database clock, the seats
    with their players and the recent events, in one ``SELECT`` (one statement sees one
    snapshot, so they never mix versions). No transaction, no row lock.
 2. The checks, the engine and the commit step's bookkeeping run exactly as on the locked path
@@ -24,7 +24,6 @@ them again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any
 
@@ -36,9 +35,9 @@ from accounts.models import User
 from fibserver.errors import NotFound
 
 from ..models import IdempotencyRecord, Match, Seat
-from ..reads import Recent, match_rows, match_rows_answered
+from ..reads import views
+from ..reads.store import Recent, match_rows, match_rows_answered
 from .actions import (
-    Render,
     action_submit,
     check_and_apply,
     commit_move,
@@ -51,10 +50,6 @@ from .sink import Batch, NotBatched
 #: Reads and writes tried before a move that keeps losing races takes the row lock instead.
 TRIES = 3
 
-#: ``render(match, seat, seats, events, state)``: the answer to an applied move, from the rows
-#: the move stored (``events``: the recent events a view shows) and the new engine state.
-RenderStored = Callable[[Match, int, list[Seat], list[Any], Any], dict[str, Any]]
-
 
 def action_submit_optimistic(
     *,
@@ -64,12 +59,10 @@ def action_submit_optimistic(
     expected_version: int | None = None,
     seat: int | None = None,
     idempotency_key: str | None = None,
-    render: Render | None = None,
-    render_stored: RenderStored | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """:func:`.actions.action_submit`, in one read and one write where it can (see the module
-    docstring): the same ``(status, body)`` and the same errors. ``render_stored`` renders the
-    answer of a move applied here, ``render`` one applied by the locked path."""
+    docstring): the same ``(status, body)`` and the same errors. The answer to a move applied
+    here is rendered from the rows it stored and its new engine state."""
 
     def locked_path() -> tuple[int, dict[str, Any]]:
         return action_submit(
@@ -79,7 +72,6 @@ def action_submit_optimistic(
             expected_version=expected_version,
             seat=seat,
             idempotency_key=idempotency_key,
-            render=render,
         )
 
     if connection.vendor != "postgresql":
@@ -110,7 +102,7 @@ def action_submit_optimistic(
             return locked_path()
         body = None
         if key is not None:  # rendered before the write, stored with it (as the locked path)
-            body = _answer(match, own.position, seats, recent, batch, step.state, render_stored)
+            body = _answer(match, user, own.position, seats, recent, batch, step.state)
             batch.answer(
                 IdempotencyRecord(
                     user=user,
@@ -131,23 +123,23 @@ def action_submit_optimistic(
             continue  # another request stored an answer for this key first: read it
         if stored_now:
             if body is None:
-                body = _answer(match, own.position, seats, recent, batch, step.state, render_stored)
+                body = _answer(match, user, own.position, seats, recent, batch, step.state)
             return 200, body
     return locked_path()
 
 
 def _answer(
     match: Match,
+    user: User,
     position: int,
     seats: list[Seat],
     recent: list[Recent],
     batch: Batch,
     state: Any,
-    render_stored: RenderStored | None,
 ) -> dict[str, Any]:
-    if render_stored is None:
-        return {"version": match.version}
+    """The caller's new view, from the rows the move stored (the recent events a view shows:
+    the last ``RECENT_EVENTS`` up to the move's) and its new engine state: no query."""
     first = match.last_seq - settings.FIBSERVER["RECENT_EVENTS"]
     events: list[Any] = [e for e in recent if e.seq > first]
     events += [e for e in batch.rows if e.seq > first]
-    return render_stored(match, position, seats, events, state)
+    return views.render_view(match, user, position, seats, events, state)

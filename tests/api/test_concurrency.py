@@ -121,19 +121,19 @@ def test_two_hundred_parallel_sends_with_one_idempotency_key_apply_once_and_answ
 def test_a_view_and_an_event_page_never_mix_versions_while_moves_land(monkeypatch):
     """Issue 11.2: every part of a view (match row, seats, recent events) and of an event page
     comes from one snapshot, even when a move commits between the reads."""
-    from games import selectors
+    from games.reads import feeds, views
 
     players = [Player() for _ in range(3)]
     match = players[0].create(game="fabfib", seats=3)
     for p in players[1:]:
         p.post(f"/api/matches/{match['id']}/join/")
-    choose = selectors._choose_seat
+    choose = views.seat_shown
 
     def slow_choose(*args, **kwargs):  # between reading the match and reading its events
         time.sleep(0.02)
         return choose(*args, **kwargs)
 
-    monkeypatch.setattr(selectors, "_choose_seat", slow_choose)
+    monkeypatch.setattr(views, "seat_shown", slow_choose)
     done = threading.Event()
 
     @in_thread
@@ -151,8 +151,8 @@ def test_a_view_and_an_event_page_never_mix_versions_while_moves_land(monkeypatc
     mixed = checked = 0
     try:
         for _ in range(60):
-            view = selectors.match_read(match["id"], players[0].user)
-            page = selectors.events_page(match["id"], players[0].user, max(0, view["last_seq"] - 5))
+            view = views.read_view(match["id"], players[0].user)[0]
+            page = feeds.read_feed(match["id"], players[0].user, max(0, view["last_seq"] - 5))
             for body in (view, page):
                 events = body["events"]
                 checked += 1

@@ -1,4 +1,4 @@
-"""The API's WSGI entry (``fibserver.door``) and the plain match view (issue 16): what goes
+"""The API's WSGI entry (``api.fast.entry``) and the plain match view: what goes
 through the short handler is answered exactly as Django's full handler answers it, and the
 plain ``GET /api/matches/{id}/`` answers what its DRF twin answers."""
 
@@ -14,8 +14,8 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.urls import get_resolver
 from rest_framework.test import APIClient
 
-from fibserver import door as door_module
-from fibserver.door import Door, is_hot
+from api.fast import entry
+from api.fast.entry import Entry, takes_fast_lane
 from games.models import Match
 
 from .helpers import Player, wsgi_call
@@ -60,11 +60,11 @@ def call(app: Any, env: dict[str, Any]) -> tuple[int, bytes, dict[str, str]]:
 
 
 @pytest.fixture
-def apps() -> tuple[Door, WSGIHandler]:
-    return Door(WSGIHandler()), WSGIHandler()
+def apps() -> tuple[Entry, WSGIHandler]:
+    return Entry(WSGIHandler()), WSGIHandler()
 
 
-def alike(apps: tuple[Door, WSGIHandler], make: Any) -> tuple[int, bytes, dict[str, str]]:
+def alike(apps: tuple[Entry, WSGIHandler], make: Any) -> tuple[int, bytes, dict[str, str]]:
     """The door's answer, asserted equal to the full handler's (``make()`` builds the
     environ twice: a request body is read once)."""
     door, full = apps
@@ -74,27 +74,27 @@ def alike(apps: tuple[Door, WSGIHandler], make: Any) -> tuple[int, bytes, dict[s
 
 
 def test_only_the_two_hot_requests_without_a_cookie_take_the_short_handler():
-    assert is_hot(environ("POST", "/api/matches/x/actions/"))
-    assert is_hot(environ("GET", "/api/matches/x/"))
-    assert not is_hot(environ("GET", "/api/matches/x/", HTTP_COOKIE="sessionid=1"))
-    assert not is_hot(environ("HEAD", "/api/matches/x/"))
-    assert not is_hot(environ("GET", "/api/matches/x/actions/"))
-    assert not is_hot(environ("POST", "/api/matches/x/join/"))
-    assert not is_hot(environ("GET", "/api/matches/"))
-    assert not is_hot(environ("GET", "/api/matches/x"))
+    assert takes_fast_lane(environ("POST", "/api/matches/x/actions/"))
+    assert takes_fast_lane(environ("GET", "/api/matches/x/"))
+    assert not takes_fast_lane(environ("GET", "/api/matches/x/", HTTP_COOKIE="sessionid=1"))
+    assert not takes_fast_lane(environ("HEAD", "/api/matches/x/"))
+    assert not takes_fast_lane(environ("GET", "/api/matches/x/actions/"))
+    assert not takes_fast_lane(environ("POST", "/api/matches/x/join/"))
+    assert not takes_fast_lane(environ("GET", "/api/matches/"))
+    assert not takes_fast_lane(environ("GET", "/api/matches/x"))
 
 
 def test_the_short_handler_keeps_the_security_middleware(settings):
     """It leaves out only middleware the site has (a renamed one would run again) and what
     stays still acts: an HTTPS redirect, the Host check."""
-    assert set(settings.MIDDLEWARE) >= door_module.SKIPPED
+    assert set(settings.MIDDLEWARE) >= entry.SKIPPED
     settings.SECURE_SSL_REDIRECT = True
-    apps = Door(WSGIHandler()), WSGIHandler()  # middleware reads its settings when built
+    apps = Entry(WSGIHandler()), WSGIHandler()  # middleware reads its settings when built
     redirected = alike(apps, lambda: environ("GET", "/api/matches/x/"))
     assert redirected[0] == 301
     assert redirected[2]["Location"] == "https://testserver/api/matches/x/"
     settings.SECURE_SSL_REDIRECT = False
-    apps = Door(WSGIHandler()), WSGIHandler()
+    apps = Entry(WSGIHandler()), WSGIHandler()
     foreign = alike(apps, lambda: environ("GET", "/api/matches/x/", HTTP_HOST="evil.example"))
     assert foreign[0] == 400
 
@@ -337,7 +337,7 @@ def test_hostile_requests_through_the_door_get_the_full_handlers_json_4xx(
 def test_the_production_wsgi_application_is_the_door():
     from fibserver import wsgi
 
-    assert isinstance(wsgi.application, Door)
+    assert isinstance(wsgi.application, Entry)
 
 
 def wsgi_path(path: str) -> str:

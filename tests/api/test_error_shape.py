@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import SuspiciousOperation
 from django.test import Client
 
-from games import selectors
+from games.reads import lists
 
 from .helpers import Player, api_routes, assert_error, db_fingerprint
 
@@ -95,7 +95,7 @@ def test_a_crash_under_the_api_is_a_json_500(player, monkeypatch, settings, debu
     def crash(**kwargs):
         raise RuntimeError("a bug, with a secret in it")
 
-    monkeypatch.setattr(selectors, "my_turns", crash)
+    monkeypatch.setattr(lists, "read_turns", crash)
     client = Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Bearer {player.token}")
     response = client.get("/api/me/turns/")
     error = assert_error(response, 500, "server_error")
@@ -110,7 +110,7 @@ def test_a_suspicious_operation_under_the_api_is_a_json_400(player, monkeypatch,
     def suspicious(**kwargs):
         raise SuspiciousOperation("something odd")
 
-    monkeypatch.setattr(selectors, "my_turns", suspicious)
+    monkeypatch.setattr(lists, "read_turns", suspicious)
     before = db_fingerprint()
     assert_error(player.get("/api/me/turns/"), 400, "invalid")
     assert db_fingerprint() == before

@@ -19,7 +19,7 @@ from games.engine.bots import random_action
 from games.engine.fibbers_dice import events as pure
 from games.engine.replay import verify
 from games.models import Entry, Event, Match, Seat
-from games.selectors import match_replay
+from games.reads.replays import read_replay
 
 from .helpers import Player
 from .openapi_validation import assert_fits
@@ -302,7 +302,7 @@ def test_fifty_parallel_registrations_racing_the_second_turn_lose_or_double_none
     refused = late.post(url + "register/")
     assert refused.status_code == 409 and "second turn" in refused.json()["error"]["message"]
     play_out(match_id, [*starters, *(r for r in racers if r.user.pk in won)], rng)
-    assert verify(match_replay(Match.objects.get(pk=match_id))) == []
+    assert verify(read_replay(Match.objects.get(pk=match_id))) == []
     print(f"racing the second turn: {statuses[200]} joined, {statuses[409]} refused")
 
 

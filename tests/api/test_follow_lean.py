@@ -1,5 +1,5 @@
-"""The lean long-poll handler (``api.follow_asgi``) answers exactly what Django's view answers,
-shares one read among waiters asking the same thing, and leaves the rest to Django."""
+"""The fast lane's long-poll handler (``api.fast.follower``) answers exactly what Django's view
+answers, shares one read among waiters asking the same thing, and hands the rest to Django."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from api import follow_asgi
+from api.fast import follower
+from api.play.hub import hub as the_hub
+from games.reads import feeds
 from tests.servers import follower_in_a_thread
 
 from .helpers import Player
@@ -67,6 +69,45 @@ def test_the_lean_answer_is_djangos_answer(follower_url):
         assert {k: v for k, v in headers.items() if k not in VARYING} == expected
 
 
+@pytest.mark.parametrize(
+    "overrides, sent",
+    [
+        ({}, {}),
+        (  # behind a proxy that speaks HTTPS: HSTS, and every security header on
+            {
+                "SECURE_PROXY_SSL_HEADER": ("HTTP_X_FORWARDED_PROTO", "https"),
+                "SECURE_HSTS_SECONDS": 3600,
+                "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
+                "SECURE_HSTS_PRELOAD": True,
+                "SECURE_REFERRER_POLICY": ["same-origin", "strict-origin"],
+                "SECURE_CROSS_ORIGIN_OPENER_POLICY": "same-origin-allow-popups",
+                "X_FRAME_OPTIONS": "SAMEORIGIN",
+            },
+            {"X-Forwarded-Proto": "https"},
+        ),
+        (  # the same proxy settings, a plain HTTP request: no HSTS
+            {"SECURE_PROXY_SSL_HEADER": ("HTTP_X_FORWARDED_PROTO", "https")},
+            {"X-Forwarded-Proto": "http"},
+        ),
+        ({"CORS_URLS_REGEX": r"^/graphql/.*$"}, {}),  # events outside CORS: no Vary
+    ],
+)
+def test_every_header_of_the_fast_answer_is_djangos(follower_url, settings, overrides, sent):
+    """The fast lane's follower adds its headers with Django's own middleware: for each of
+    these settings, header for header what Django's view answers."""
+    for name, value in overrides.items():
+        setattr(settings, name, value)
+    view, _players = started_match()
+    path = f"/api/matches/{view['id']}/events/?after=0"
+    status, headers, body = fetch(follower_url + path, **sent)
+    meta = {"HTTP_" + k.upper().replace("-", "_"): v for k, v in sent.items()}
+    django = APIClient().get(path, **meta)
+    assert status == 200 == django.status_code
+    assert orjson.loads(body) == django.json()
+    expected = {k.lower(): v for k, v in django.items() if k.lower() not in VARYING}
+    assert {k: v for k, v in headers.items() if k not in VARYING} == expected
+
+
 def test_what_the_lean_path_does_not_do_goes_to_django(follower_url):
     view, players = started_match()
     base = f"{follower_url}/api/matches/{view['id']}/events/"
@@ -94,10 +135,10 @@ def test_waiters_asking_the_same_thing_share_one_read(monkeypatch):
         time.sleep(0.2)
         return {"events": [], "last_seq": after, "more": False, "version": 1, "status": "active"}
 
-    monkeypatch.setattr(follow_asgi.selectors, "events_page", slow_page)
+    monkeypatch.setattr(feeds, "read_feed", slow_page)
 
     async def many() -> list:
-        reads = follow_asgi.Reads()
+        reads = follower.Reads()
         same = [reads.page(("m", 3, None, None), "m", None, 3, None) for _ in range(50)]
         other = reads.page(("m", 2, None, None), "m", None, 2, None)
         return await asyncio.gather(*same, other)
@@ -139,13 +180,13 @@ def test_a_kept_read_answers_only_until_the_match_changes(monkeypatch):
         calls.append(after)
         return {"events": [], "last_seq": after, "more": False, "version": 1, "status": "active"}
 
-    monkeypatch.setattr(follow_asgi.selectors, "events_page", page)
-    monkeypatch.setattr(follow_asgi, "_user", lambda auth: None)
-    hub = follow_asgi.hub
+    monkeypatch.setattr(feeds, "read_feed", page)
+    monkeypatch.setattr(follower, "_user", lambda auth: None)
+    hub = the_hub
     monkeypatch.setattr(hub, "connected", True)
 
     async def scenario() -> None:
-        reads = follow_asgi.Reads()
+        reads = follower.Reads()
         key = ("m", 3, None, None)
         with hub.listening("m"):
             await reads.page(key, "m", None, 3, None)

@@ -31,7 +31,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.throttling import ScopedRateThrottle
 
-from fibserver.door import Door, is_hot
+from api.fast.entry import Entry, takes_fast_lane
 
 from .helpers import Player, api_routes, db_fingerprint, wsgi_call
 
@@ -393,13 +393,13 @@ class DoorHandler:
     WSGI handler), the answer turned back into a response the battery can read."""
 
     def __init__(self) -> None:
-        self.door = Door(WSGIHandler())
+        self.door = Entry(WSGIHandler())
         self.short = 0  # the requests the short handler took
 
     def __call__(self, environ: dict[str, Any]) -> HttpResponse:
         if not environ.get("HTTP_COOKIE"):
             del environ["HTTP_COOKIE"]  # the test client's empty jar: no Cookie header sent
-        self.short += is_hot(environ)
+        self.short += takes_fast_lane(environ)
         sent = WSGIRequest(dict(environ))  # before a handler writes the decoded path into it
         # As the test client's own handler does: the test's transaction stays open.
         for signal in (request_started, request_finished):

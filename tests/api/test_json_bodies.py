@@ -11,7 +11,7 @@ import orjson
 import pytest
 from rest_framework.test import APIClient
 
-from api.rest.parsers import MAX_JSON_DEPTH, check_tree
+from api.play.body import MAX_JSON_DEPTH, check_tree
 from fibserver.errors import Invalid, MalformedRequest
 
 from .helpers import Player, assert_error, db_fingerprint

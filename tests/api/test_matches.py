@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from games import selectors
 from games.engine import registry
 from games.engine.replay import verify
 from games.engine.rng import seed_commitment
 from games.models import Event, Match
+from games.reads import feeds
 
 from .helpers import Player, play_to_the_end
 
@@ -87,7 +87,7 @@ def test_a_long_event_feed_pages_without_skipping_or_repeating(monkeypatch):
     """Pages are cut at ``EVENTS_PAGE`` events (200; 10 here, so that every match, however
     short the bots make it, fills several pages); ``more`` says so and the client continues
     after the last event it got, never after ``last_seq``."""
-    monkeypatch.setattr(selectors, "EVENTS_PAGE", 10)
+    monkeypatch.setattr(feeds, "EVENTS_PAGE", 10)
     watcher = Player()
     match = watcher.create(game="skull", seats=6, bots=["random"] * 6, join=False)
     seen, after, pages = [], 0, []

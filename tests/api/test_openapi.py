@@ -21,7 +21,7 @@ import pytest
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
-from api.rest import serializers as s
+from api.play import queries as s
 from games.engine import registry
 from games.engine.bots import bot_levels, random_action
 

@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from api.rest import serializers as s
+from api.play import actions, matches
+from api.play.fields import validate
 from fibserver.errors import Invalid
 from games.engine import registry
 from games.engine.bots import make_bot
@@ -62,7 +63,9 @@ def test_views_legal_actions_actions_and_replays_fit_the_schema(table: tuple, ma
         action = bots[seat].choose(rules.view(state, seat))
         body = {**action, "expected_version": step}
         assert_fits("ActionIn", body)
-        assert s.validate_action(body) == (action, step), "the server takes what the schema does"
+        assert actions.validate_action(body) == (action, step), (
+            "the server takes what the schema does"
+        )
         recorder.apply(seat, action)
     assert "over" in seen_phases, f"the match did not end in {MAX_STEPS} steps"
     assert_fits("ReplayOut", recorder.record)
@@ -115,7 +118,7 @@ def api_accepts(game: str, seats: int, options: dict[str, Any]) -> dict[str, Any
     """The options as the API passes them on, or None when it refuses them (400)."""
     body = {"game": game, "seats": seats, "options": options}
     try:
-        data = s.validate(s.MATCH_CREATE_IN[game], body)
+        data = validate(matches.MATCH_CREATE_IN[game], body)
     except Invalid:
         assert errors("MatchCreateIn", body), f"the schema admits what the server refuses: {body}"
         return None

@@ -24,10 +24,11 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from accounts.services import guest_create
-from games import selectors, services
+from games import services
 from games.engine import registry
 from games.engine.bots import random_action
 from games.models import Event, Match, Seat
+from games.reads import replays
 from tests.services.test_events import current, event_with, play_out
 
 from .helpers import Player, assert_error
@@ -39,7 +40,7 @@ GAMES = registry.all_rules()
 
 @pytest.fixture(autouse=True)
 def _fresh_reruns() -> None:
-    selectors._reruns.clear()
+    replays._reruns.clear()
 
 
 def step_url(match_id: Any, n: Any) -> str:
@@ -220,7 +221,7 @@ def test_bad_step_numbers_unfinished_unknown_and_hidden_matches_are_4xx_json_err
 
 
 def test_a_second_request_reads_the_match_row_only_and_the_cache_is_bounded(monkeypatch):
-    monkeypatch.setattr(selectors, "REPLAY_RERUNS", 1)
+    monkeypatch.setattr(replays, "REPLAY_RERUNS", 1)
     watcher = Player()
     one = watcher.create(game="skull", seats=3, bots=["random"] * 3, join=False)["id"]
     two = watcher.create(game="fabfib", seats=3, bots=["random"] * 3, join=False)["id"]
@@ -232,5 +233,5 @@ def test_a_second_request_reads_the_match_row_only_and_the_cache_is_bounded(monk
     events = Event._meta.db_table
     assert any(events in q["sql"] for q in cold.captured_queries)
     assert not any(events in q["sql"] for q in warm.captured_queries), warm.captured_queries
-    assert again["n"] == 3 and len(selectors._reruns) == 1
+    assert again["n"] == 3 and len(replays._reruns) == 1
     assert get_step(watcher.client, one, 5) == first  # pushed out, read again: the same

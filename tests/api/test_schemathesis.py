@@ -39,7 +39,7 @@ from schemathesis.transport.wsgi import WSGITransport
 
 from accounts.models import User
 from accounts.services import token_issue, user_register
-from api.rest.serializers_accounts import REFUSED_CATEGORIES
+from api.play.accounts import REFUSED_CATEGORIES
 
 from .helpers import Player
 

@@ -7,7 +7,7 @@ import orjson
 import pytest
 from django.test import Client
 
-from api.graphql import schema as gql_schema
+from games.reads import feeds, lists, views
 
 from .helpers import post
 
@@ -18,14 +18,21 @@ pytestmark = pytest.mark.django_db
 def resolvers(monkeypatch):
     """Every selector a query resolver calls, counted: a refused document must call none."""
     calls: list[str] = []
-    for name in ("match_read", "open_matches", "my_matches", "events_page", "match_get"):
-        real = getattr(gql_schema.selectors, name)
+    readers = [
+        (views, "read_view"),
+        (lists, "open_matches"),
+        (lists, "matches_of"),
+        (feeds, "read_feed"),
+        (views, "read_match"),
+    ]
+    for module, name in readers:
+        real = getattr(module, name)
 
         def spy(*args, _name=name, _real=real, **kwargs):
             calls.append(_name)
             return _real(*args, **kwargs)
 
-        monkeypatch.setattr(gql_schema.selectors, name, spy)
+        monkeypatch.setattr(module, name, spy)
     return calls
 
 

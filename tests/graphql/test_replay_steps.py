@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import selectors
+from games.reads import replays
 from tests.api.helpers import Player
 
 from .helpers import GqlPlayer
@@ -20,7 +20,7 @@ STEP = (
 
 @pytest.fixture(autouse=True)
 def _fresh_reruns() -> None:
-    selectors._reruns.clear()
+    replays._reruns.clear()
 
 
 @pytest.mark.parametrize("game", ["fibber", "skull"])

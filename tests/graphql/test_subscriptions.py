@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from websockets.exceptions import ConnectionClosed
 
-from games import selectors
+from games.reads import feeds
 
 from .helpers import EVENTS, GqlPlayer
 from .ws_client import Subscriber
@@ -148,8 +148,8 @@ def test_an_over_complex_subscription_is_refused_before_any_event_is_read(follow
     subscription gets an ``error`` message (``query_too_complex``, ``query_too_large``) and no
     event is read for it; the socket stays open for a subscription within the limits."""
     reads: list[tuple] = []
-    real = selectors.events_page
-    monkeypatch.setattr(selectors, "events_page", lambda *a, **k: reads.append(a) or real(*a, **k))
+    real = feeds.read_feed
+    monkeypatch.setattr(feeds, "read_feed", lambda *a, **k: reads.append(a) or real(*a, **k))
     view, players = live_match()
     limits = settings.GRAPHQL
     aliases = " ".join(f"a{i}: seq" for i in range(limits["MAX_ALIASES"] + 1))

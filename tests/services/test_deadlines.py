@@ -19,7 +19,7 @@ from games.engine import registry
 from games.engine.bots import random_action
 from games.engine.replay import verify
 from games.models import Event, Match, Seat
-from games.selectors import match_replay
+from games.reads.replays import read_replay
 
 pytestmark = pytest.mark.django_db
 
@@ -185,7 +185,7 @@ def test_a_match_with_takeovers_verifies_from_its_replay(tmp_path):
             services.deadlines_sweep()
     match.refresh_from_db()
     assert match.status == "finished" and Event.objects.filter(match=match, by_bot=True).exists()
-    record = match_replay(match)
+    record = read_replay(match)
     assert verify(record) == []
     for seat, split in enumerate(record["attribution"]):
         for key, total in record["result"]["stats"][seat].items():

@@ -16,7 +16,7 @@ from games.engine.bots import random_action
 from games.engine.fibbers_dice import events as pure
 from games.engine.replay import verify
 from games.models import Event, Match, Round, Seat, Tournament
-from games.selectors import match_replay
+from games.reads.replays import read_replay
 
 # Transactions commit for real: the end of a round is queued on commit, as in production.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -148,7 +148,7 @@ def test_a_single_round_event_ends_with_its_match_prize_picks_and_a_recomputable
     assert raffle["winners"] == pure.raffle(raffle["seed"], raffle["entrants"], 2)
     assert len(set(raffle["winners"])) == 2
     # the late join is in the replay, which re-runs exactly
-    record = match_replay(match)
+    record = read_replay(match)
     assert record["seats"] == 3 and [s["seat"] for s in record["steps"] if s.get("join")] == [3]
     assert verify(record) == []
 

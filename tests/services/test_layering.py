@@ -151,9 +151,11 @@ TYPED = {"user", "caller", "match_id", "rules"}
 
 def test_services_and_selectors_type_user_match_id_and_rules():
     """Issue 12: these parameters (and fields) say what they are, never ``Any`` or nothing."""
-    paths = sorted((ROOT / "games" / "services").glob("*.py")) + [
-        ROOT / "games" / name for name in ("selectors.py", "event_selectors.py", "leaderboards.py")
-    ]
+    paths = (
+        sorted((ROOT / "games" / "services").glob("*.py"))
+        + sorted((ROOT / "games" / "reads").glob("*.py"))
+        + [ROOT / "games" / name for name in ("access.py", "event_selectors.py", "leaderboards.py")]
+    )
     problems = []
     for path in paths:
         for node in ast.walk(ast.parse(path.read_text())):
@@ -184,28 +186,67 @@ def test_generic_code_names_no_game_and_no_games_option():
     for rules in registry.all_rules():
         for options in rules.option_examples:
             names |= {key for key in options if "_" in key}  # two_tribes, not "points"
-    generic = [
-        p for p in sorted((ROOT / "games" / "services").glob("*.py")) if p.name != "events.py"
-    ] + [
-        ROOT / "games" / name
-        for name in (
-            "selectors.py",
-            "reads.py",
-            "hotsql.py",
-            "leaderboards.py",
-            "boards.py",
-            "rating.py",
-            "tasks.py",
-            "runner.py",
-            "notify.py",
-            "timecontrol.py",
-        )
-    ]
+    generic = (
+        [p for p in sorted((ROOT / "games" / "services").glob("*.py")) if p.name != "events.py"]
+        + sorted((ROOT / "games" / "reads").glob("*.py"))
+        + [
+            ROOT / "games" / name
+            for name in (
+                "access.py",
+                "hotsql.py",
+                "leaderboards.py",
+                "boards.py",
+                "rating.py",
+                "tasks.py",
+                "runner.py",
+                "notify.py",
+                "timecontrol.py",
+            )
+        ]
+    )
     assert {"skull", "fibbers_dice", "two_tribes"} <= names
     problems = [
         f"{path.name}:{node.lineno} {node.value!r}"
         for path in generic
         for node in ast.walk(ast.parse(path.read_text()))
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names
+    ]
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    "face, forbidden",
+    [
+        ("api.graphql", ("api.rest",)),
+        ("api.fast", ("api.rest", "api.graphql")),
+        ("api.longpoll", ("api.rest", "api.graphql")),
+        ("api.play", ("api.rest", "api.graphql", "api.fast", "api.longpoll")),
+    ],
+)
+def test_the_faces_meet_only_in_the_play_layer(face, forbidden):
+    """GraphQL, the fast lane and the long-poll take their inputs, moves and waiting from
+    ``api.play``, never from REST; the play layer knows none of the faces. A move's path reads
+    one way: face -> ``api.play`` -> ``games.services`` -> ``games.reads``/the database."""
+    names = sorted(n for n in GRAPH if n == face or n.startswith(face + "."))
+    assert names, face
+    problems = [
+        f"{name} imports {target}"
+        for name in names
+        for target in sorted(reachable(name))
+        if any(target == f or target.startswith(f + ".") for f in forbidden)
+    ]
+    assert problems == []
+
+
+def test_the_readers_and_the_writers_share_only_games_access():
+    """``games.reads`` never imports the services (they import it: a move answers with a view),
+    so the read side has no way to change a match."""
+    reads = sorted(n for n in GRAPH if n.startswith("games.reads"))
+    assert "games.reads.views" in reads
+    problems = [
+        f"{name} reaches {target}"
+        for name in reads
+        for target in sorted(reachable(name))
+        if target.startswith("games.services")
     ]
     assert problems == []

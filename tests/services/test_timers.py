@@ -14,7 +14,7 @@ import pytest
 from games import services
 from games.engine.bots import random_action
 from games.models import Match
-from games.selectors import match_view
+from games.reads.views import render_view
 from games.services import schedule
 
 from .test_deadlines import live_match
@@ -44,7 +44,7 @@ def move(match: Match, users: list, seed: int, optimistic: bool = True) -> Match
     match.refresh_from_db()
     seat = next(s for s in match.seats.all() if s.must_act)
     user = next(u for u in users if u.pk == seat.user_id)
-    view = match_view(match, user)
+    view = render_view(match, user)
     action = random_action(view["legal_actions"], random.Random(seed))
     submit = services.action_submit_optimistic if optimistic else services.action_submit
     code, _ = submit(match_id=match.pk, user=user, action=action)

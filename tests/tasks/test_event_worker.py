@@ -16,7 +16,7 @@ from games.engine.bots import make_bot
 from games.engine.fibbers_dice import events as pure
 from games.engine.replay import verify
 from games.models import Match, RecordedMatch, Round, Seat, Tournament
-from games.selectors import match_replay
+from games.reads.replays import read_replay
 from tests.api.helpers import Player
 from tests.tasks.test_worker import worker  # noqa: F401  (the real-worker fixture)
 
@@ -96,7 +96,7 @@ def test_a_20_player_event_is_played_to_the_end_by_bots_through_the_api(worker):
     for r in rounds:
         match = Match.objects.get(pk=r.match_id)
         assert match.status == Match.Status.FINISHED
-        assert verify(match_replay(match)) == []
+        assert verify(read_replay(match)) == []
         assert RecordedMatch.objects.filter(match=match).exists()  # ratings applied as usual
     assert Seat.objects.filter(match=rounds[0].match, user_id__in=absent, away=True).exists()
     detail = host.get(url).json()

@@ -23,7 +23,7 @@ from games import services
 from games.engine import registry
 from games.engine.replay import verify
 from games.models import Event, Match, Seat
-from games.selectors import match_replay
+from games.reads.replays import read_replay
 from tests.api.helpers import applied_actions, replays_to_stored_state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -160,7 +160,7 @@ def test_an_all_bot_match_plays_to_the_end_by_itself(worker):
     )
     finished = wait_for(lambda: Match.objects.get(pk=match.pk).status == "finished", 90)
     assert finished, f"stuck at version {Match.objects.get(pk=match.pk).version}"
-    assert verify(match_replay(Match.objects.get(pk=match.pk))) == []
+    assert verify(read_replay(Match.objects.get(pk=match.pk))) == []
 
 
 def test_a_worker_killed_mid_takeover_loses_no_deadline_and_applies_nothing_twice(worker):

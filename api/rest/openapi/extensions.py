@@ -7,7 +7,7 @@ drf-spectacular discovers extensions by subclassing; this module is imported by
   :mod:`.components` in ``@extend_schema(responses=…)``; the component and everything it
   refers to are registered in the schema under their own names;
 - fields carrying a ``component`` (strict choices, discriminators) are ``$ref`` s to that enum;
-- every :class:`~api.rest.serializers.StrictInput` is ``additionalProperties: false``, and a
+- every :class:`~api.play.fields.StrictInput` is ``additionalProperties: false``, and a
   list of unique items says ``uniqueItems``.
 """
 
@@ -25,8 +25,12 @@ from drf_spectacular.serializers import PolymorphicProxySerializerExtension
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
+from . import components, errors, records  # noqa: F401  (define every component)
 from .builders import COMPONENTS, Schema, ref, referenced
-from .components import COMPONENTS as _ALL  # noqa: F401  (defines every component)
+
+assert all(
+    name in COMPONENTS for schema in list(COMPONENTS.values()) for name in referenced(schema)
+), "every referenced component is defined"
 
 
 def register(auto_schema: Any, name: str) -> Schema:
@@ -102,7 +106,7 @@ class DiscriminatedUnionExtension(PolymorphicProxySerializerExtension):
 class StrictInputExtension(OpenApiSerializerExtension):
     """Input serializers refuse unknown fields; say so."""
 
-    target_class = "api.rest.serializers.StrictInput"
+    target_class = "api.play.fields.StrictInput"
     match_subclasses = True
 
     def map_serializer(self, auto_schema: Any, direction: Any) -> Schema:
@@ -134,7 +138,7 @@ class ComponentFieldExtension(OpenApiSerializerFieldExtension):
     """A strict choice (or a variant's discriminator): a reference to its enum component, whose
     values must be the field's choices."""
 
-    target_class = "api.rest.serializers.StrictChoiceField"
+    target_class = "api.play.fields.StrictChoiceField"
     match_subclasses = True
 
     def map_serializer_field(self, auto_schema: Any, direction: Any) -> Schema:
@@ -145,7 +149,7 @@ class ComponentFieldExtension(OpenApiSerializerFieldExtension):
 
 
 class ConstantFieldExtension(OpenApiSerializerFieldExtension):
-    target_class = "api.rest.serializers.ConstantField"
+    target_class = "api.play.fields.ConstantField"
 
     def map_serializer_field(self, auto_schema: Any, direction: Any) -> Schema:
         name = self.target.component
@@ -154,7 +158,7 @@ class ConstantFieldExtension(OpenApiSerializerFieldExtension):
 
 
 class UniqueListExtension(OpenApiSerializerFieldExtension):
-    target_class = "api.rest.serializers.UniquePositions"
+    target_class = "api.play.actions.UniquePositions"
 
     def map_serializer_field(self, auto_schema: Any, direction: Any) -> Schema:
         schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)

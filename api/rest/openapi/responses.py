@@ -18,7 +18,9 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
-from .components import ERRORS
+from api.play.actions import IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN
+
+from .errors import ERRORS
 from .extensions import component
 
 #: Why an operation may answer each error status, unless the operation says better.
@@ -82,8 +84,6 @@ RETRY_AFTER = OpenApiParameter(
     required=True,
     description="Seconds to wait before trying again.",
 )
-IDEMPOTENCY_KEY_MAX = 128
-IDEMPOTENCY_KEY_PATTERN = r"^[\x21-\x7e]{1,128}$"
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     {

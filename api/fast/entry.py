@@ -1,4 +1,4 @@
-"""The API's WSGI entry (issue 16): the two hottest requests through a short handler.
+"""The API's WSGI entry: the two hottest requests through a short handler.
 
 A client that plays polls its view (``GET /api/matches/{id}/``, mostly answered ``304``) and
 sends its moves (``POST /api/matches/{id}/actions/``). Through Django's full handler each of
@@ -6,15 +6,15 @@ these pays every middleware of the site — static files, sessions, CSRF, the se
 messages — none of which does anything for a request that carries no cookie: about 0.4 ms of
 CPU of a request on the benchmark's machine, more than a whole 304 costs otherwise.
 
-:class:`Door` sends exactly those requests (the method and the path, no ``Cookie`` header)
+:class:`Entry` sends exactly those requests (the method and the path, no ``Cookie`` header)
 to a :class:`ShortHandler`: Django's own WSGI handler (the same request object, signals,
 exception handling and response closing) with the middleware that still applies to them —
-``settings.MIDDLEWARE`` without :data:`SKIPPED` — and a URL conf of these two routes. Their
-views are the plain views of ``api.rest`` (``lean_move``, ``lean_match_view``); a request
-one of them does not serve itself (``None``: a token that fails, another content type, …)
-is handed, untouched, to the full handler, which answers it as it always has. Everything
-else goes to the full handler directly. tests/api/test_door.py holds the two to the same
-answers.
+``settings.MIDDLEWARE`` without :data:`SKIPPED` — and a URL conf of these two routes
+(:mod:`api.fast.urls`: the plain views :func:`api.fast.move.move` and
+:func:`api.fast.view.view`). A request one of them hands over (a token that fails, another
+content type, …) goes, untouched, to the full handler, which answers it as it always has.
+Everything else goes to the full handler directly. tests/api/test_door.py holds the two to
+the same answers.
 """
 
 from __future__ import annotations
@@ -43,24 +43,25 @@ SKIPPED = frozenset(
 )
 
 #: The requests the short handler takes: ``(method, path)``.
-_HOT = {
+_FAST = {
     "POST": re.compile(r"/api/matches/[^/]+/actions/"),
     "GET": re.compile(r"/api/matches/[^/]+/"),
 }
 
 
-class HandOver(HttpResponse):
-    """What a hot view answers for a request it does not serve: the full handler answers."""
+class HandedOver(HttpResponse):
+    """How a request the short handler's views hand over (:class:`~api.fast.HandOver`) comes
+    back out of Django's handler: the full handler answers it."""
 
 
-class HotRequest(WSGIRequest):
-    urlconf = "api.rest.hot_urls"
+class FastRequest(WSGIRequest):
+    urlconf = "api.fast.urls"
 
 
 class ShortHandler(WSGIHandler):
-    """Django's WSGI handler with the middleware that applies to a hot request."""
+    """Django's WSGI handler with the middleware that applies to a fast-lane request."""
 
-    request_class = HotRequest
+    request_class = FastRequest
 
     def load_middleware(self, is_async: bool = False) -> None:
         full = settings.MIDDLEWARE
@@ -77,16 +78,16 @@ StartResponse = Callable[..., Any]
 _DECODED = ("PATH_INFO", "SCRIPT_NAME")
 
 
-class Door:
-    """The WSGI application: hot requests through :class:`ShortHandler`, the rest (and what
-    it hands over) through ``full``."""
+class Entry:
+    """The WSGI application: fast-lane requests through :class:`ShortHandler`, the rest (and
+    what it hands over) through ``full``."""
 
     def __init__(self, full: Callable[[dict[str, Any], StartResponse], Iterable[bytes]]) -> None:
         self.full = full
         self.short = ShortHandler()
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
-        if not is_hot(environ):
+        if not takes_fast_lane(environ):
             return self.full(environ, start_response)
         # Django's request writes its decoded path back into the environ (``META`` is the
         # environ), where WSGI holds the raw bytes as Latin-1 text: the full handler must find
@@ -95,7 +96,7 @@ class Door:
         sent = {name: environ.get(name) for name in _DECODED}
         head: list[Any] = []
         response = self.short(environ, lambda *args: head.append(args))  # type: ignore[arg-type, func-returns-value]
-        if isinstance(response, HandOver):
+        if isinstance(response, HandedOver):
             response.close()  # the short handler's request is finished; the full one starts
             for name, value in sent.items():
                 if value is None:
@@ -107,8 +108,9 @@ class Door:
         return response
 
 
-def is_hot(environ: dict[str, Any]) -> bool:
-    pattern = _HOT.get(environ.get("REQUEST_METHOD", ""))
+def takes_fast_lane(environ: dict[str, Any]) -> bool:
+    """A move or a view without a cookie (by method and path)."""
+    pattern = _FAST.get(environ.get("REQUEST_METHOD", ""))
     return (
         pattern is not None
         and "HTTP_COOKIE" not in environ

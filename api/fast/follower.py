@@ -1,19 +1,24 @@
 """The long-poll events endpoint on the follower, outside Django's request cycle.
 
 ``fibserver.asgi`` sends ``GET /api/matches/<id>/events/`` here first. A request this handler
-can answer exactly as Django's view (:func:`api.follow.match_events`) would — a well-formed
+can answer exactly as Django's view (:func:`api.longpoll.match_events`) would — a well-formed
 query, a valid or no token, a match the caller may follow, an allowed ``Host``, no ``Origin``
-(CORS), nothing hostile in it — is served here: no middleware stack, no ``HttpRequest``, one
+(CORS), nothing hostile in it — is served here: no middleware stack, no request cycle, one
 shared thread pool for the database (a few persistent connections per process instead of one
 per waiting request), and **one** read per match change for every waiter that asks the same
 thing (the same match, ``after``, seat and token: every spectator of a match, typically),
 rendered to JSON once. Everything else — errors of every kind, ``HEAD``, CORS requests, a
-redirect to HTTPS — goes to Django unchanged, which answers it in the API's one error shape.
+redirect to HTTPS — it hands over to Django unchanged, which answers it in the API's one error
+shape.
 
-The waiting is the view's: register with the process's one Redis subscription (:mod:`api.hub`)
-before the first read, wake on a message (or re-check every few seconds, or poll without
-Redis), always re-read the events table (a message is never trusted for content), so a lost
-message or a gap is rebuilt from the log.
+What Django decides about a request is decided by Django's own code: the host is checked by
+``HttpRequest.get_host``, HTTPS by ``is_secure`` and the redirect to it by
+``SecurityMiddleware``, and the answer's headers are added by the same middleware Django's
+answer passes through (``SecurityMiddleware``, django-cors-headers, the clickjacking
+middleware), run once on a probe of the request (:class:`Probe`).
+
+The waiting is the one wait loop of every follower (:func:`api.play.wait.pages`), here also
+watching for the client to leave.
 """
 
 from __future__ import annotations
@@ -30,15 +35,25 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import orjson
-from django.conf import settings
+from corsheaders.middleware import CorsMiddleware
+from django.core.exceptions import DisallowedHost
 from django.db import DatabaseError, connection
-from django.http.request import split_domain_port, validate_host
+from django.http import HttpRequest, HttpResponse
+from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.middleware.security import SecurityMiddleware
+from rest_framework.exceptions import AuthenticationFailed
 
-from api.rest.parsers import unstorable
+from accounts.models import User
+from api.authentication import CachedTokenAuthentication, token_key
+from api.play.body import unstorable
+from api.play.hub import hub, use_redis
+from api.play.queries import feed_of
+from api.play.wait import has_news, pages
 from fibserver.errors import AppError
-from games import selectors
+from games.access import match_pk
+from games.reads import feeds
 
-from .hub import POLL_SECONDS, RECHECK_SECONDS, hub, use_redis
+from . import HandOver
 
 ASGIApp = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
@@ -47,10 +62,6 @@ EVENTS_PATH = re.compile(r"^/api/matches/([0-9A-Za-z-]{1,64})/events/$")
 THREADS = int(os.environ.get("FOLLOWER_DB_THREADS", "4"))
 #: How long a database thread keeps its connection (seconds); 0 closes it after every read.
 KEEP_SECONDS = float(os.environ.get("FOLLOWER_DB_KEEP_SECONDS", "0"))
-
-
-class Fallback(Exception):
-    """Django answers this request (an error, or something the lean path does not do)."""
 
 
 _pool: ThreadPoolExecutor | None = None
@@ -83,25 +94,21 @@ def _db(job: Callable[[], Any]) -> Any:
             _born.at = None
 
 
-def _user(authorization: str | None) -> Any:
+_tokens = CachedTokenAuthentication()
+
+
+def _user(authorization: str | None) -> User | None:
     """The token's user (cached, :mod:`api.authentication`), ``None`` without a token; a
-    token that is not valid is Django's to refuse."""
+    header DRF must judge, or a token that is not valid, is Django's to refuse."""
     if not authorization:
         return None
-    from rest_framework.exceptions import APIException
-
-    from api.authentication import BearerTokenAuthentication, CachedTokenAuthentication
-
-    keyword, _, key = authorization.partition(" ")
-    scheme = {"bearer": BearerTokenAuthentication, "token": CachedTokenAuthentication}.get(
-        keyword.lower()
-    )
-    if scheme is None or not key or " " in key.strip():
-        raise Fallback
+    key = token_key(authorization)
+    if key is None:
+        raise HandOver
     try:
-        return scheme().authenticate_credentials(key.strip())[0]
-    except APIException:
-        raise Fallback from None
+        return _tokens.authenticate_credentials(key)[0]  # type: ignore[no-any-return]
+    except AuthenticationFailed:
+        raise HandOver from None
 
 
 _queries: dict[bytes, tuple[int, float, int | None]] = {}
@@ -114,21 +121,17 @@ def _query(raw: bytes) -> tuple[int, float, int | None]:
     if found is not None:
         return found
     if b"%00" in raw or b"\x00" in raw:
-        raise Fallback
+        raise HandOver
     try:
         pairs = parse_qsl(raw.decode("ascii"), keep_blank_values=True, errors="strict")
     except (UnicodeDecodeError, ValueError):
-        raise Fallback from None
+        raise HandOver from None
     if any(unstorable(k) or unstorable(v) for k, v in pairs):
-        raise Fallback
-    from api.rest import serializers as s
-
+        raise HandOver
     try:
-        query = s.validate(s.EventsQuery, dict(pairs))
+        found = feed_of(dict(pairs))
     except AppError:
-        raise Fallback from None
-    wait = min(float(query["wait"]), float(settings.FIBSERVER["MAX_WAIT_SECONDS"]))
-    found = (int(query["after"]), wait, query.get("seat"))
+        raise HandOver from None
     if len(_queries) > 10_000:
         _queries.clear()
     _queries[raw] = found
@@ -140,59 +143,59 @@ def _headers(scope: dict[str, Any]) -> dict[str, str]:
     for name, value in scope.get("headers", ()):
         text = value.decode("latin-1")
         if "\x00" in text or unstorable(text):
-            raise Fallback
+            raise HandOver
         out[name.decode("latin-1").lower()] = text
     return out
 
 
-def _check_host(headers: dict[str, str]) -> None:
-    domain, _port = split_domain_port(headers.get("host", ""))
-    allowed = settings.ALLOWED_HOSTS
-    if settings.DEBUG and not allowed:
-        allowed = [".localhost", "127.0.0.1", "[::1]"]
-    if not domain or not validate_host(domain, allowed):
-        raise Fallback
+class Probe(HttpRequest):
+    """The request as Django's handler would see it (its path, headers, server and scheme),
+    for Django's own host, HTTPS and answer-header logic; it has no body and is never
+    routed."""
+
+    def __init__(self, scope: dict[str, Any], headers: dict[str, str]) -> None:
+        super().__init__()
+        self.method = "GET"
+        self.path = self.path_info = scope.get("path", "")
+        self.scope_scheme = scope.get("scheme") or "http"
+        server = scope.get("server") or ("unknown", "0")
+        self.META = {
+            "SERVER_NAME": server[0],
+            "SERVER_PORT": str(server[1]),
+            **{"HTTP_" + name.upper().replace("-", "_"): value for name, value in headers.items()},
+        }
+
+    def _get_scheme(self) -> str:
+        return str(self.scope_scheme)
 
 
-def _is_secure(scope: dict[str, Any], headers: dict[str, str]) -> bool:
-    header = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
-    if header:
-        name, value = header
-        sent = headers.get(name.removeprefix("HTTP_").replace("_", "-").lower(), "")
-        return sent.split(",")[0].strip() == value
-    return scope.get("scheme") == "https"
+def _answer_of(_request: HttpRequest) -> HttpResponse:
+    raise AssertionError("the probe is never routed")
 
 
-_CORS_PATHS = re.compile(getattr(settings, "CORS_URLS_REGEX", r"^.*$"))
+def _check(probe: Probe) -> None:
+    """What Django would refuse, redirect or treat apart is handed over: a host it does not
+    serve, a redirect to HTTPS."""
+    try:
+        probe.get_host()
+    except DisallowedHost:
+        raise HandOver from None
+    if SecurityMiddleware(_answer_of).process_request(probe) is not None:
+        raise HandOver  # the redirect to HTTPS
 
 
-def _response_headers(secure: bool, length: int, path: str) -> list[tuple[bytes, bytes]]:
-    """What Django's middleware adds to this view's 200 (SecurityMiddleware, the
-    clickjacking middleware, django-cors-headers' ``Vary``), for the same settings."""
-    out = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(length).encode()),
-    ]
-    if settings.SECURE_CONTENT_TYPE_NOSNIFF:
-        out.append((b"x-content-type-options", b"nosniff"))
-    if settings.SECURE_REFERRER_POLICY:
-        policy = settings.SECURE_REFERRER_POLICY
-        text = policy if isinstance(policy, str) else ",".join(policy)
-        out.append((b"referrer-policy", text.encode()))
-    if settings.SECURE_CROSS_ORIGIN_OPENER_POLICY:
-        out.append(
-            (b"cross-origin-opener-policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY.encode())
-        )
-    if secure and settings.SECURE_HSTS_SECONDS:
-        hsts = f"max-age={settings.SECURE_HSTS_SECONDS}"
-        if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS:
-            hsts += "; includeSubDomains"
-        if settings.SECURE_HSTS_PRELOAD:
-            hsts += "; preload"
-        out.append((b"strict-transport-security", hsts.encode()))
-    out.append((b"x-frame-options", getattr(settings, "X_FRAME_OPTIONS", "DENY").encode()))
-    if _CORS_PATHS.match(path):
-        out.append((b"vary", b"origin"))  # django-cors-headers marks every response it covers
+def _response_headers(probe: Probe, length: int) -> list[tuple[bytes, bytes]]:
+    """The headers of this view's 200, added by the middleware Django's answer passes
+    through, innermost first (``settings.MIDDLEWARE``'s order, reversed), each made now (as
+    Django's handler makes them, they read the settings when made)."""
+    response = HttpResponse(content_type="application/json")
+    XFrameOptionsMiddleware(_answer_of).process_response(probe, response)  # each adds to it
+    CorsMiddleware(_answer_of).add_response_headers(probe, response)
+    SecurityMiddleware(_answer_of).process_response(probe, response)
+    out = [(b"content-type", b"application/json"), (b"content-length", str(length).encode())]
+    for name, value in response.items():
+        if name.lower() != "content-type":
+            out.append((name.lower().encode("latin-1"), value.encode("latin-1")))
     return out
 
 
@@ -202,7 +205,7 @@ class Reads:
     after it: that waiter's wake-up is already set, so it simply reads again.
 
     A finished read is also kept, stamped with the match's hub stamp taken **before** it
-    started (:meth:`api.hub.Hub.stamp`), and answers the same question again while the stamp
+    started (:meth:`api.play.hub.Hub.stamp`), and answers the same question again while the stamp
     is unchanged: no change was published since, so the database would answer the same (the
     followers of a match that re-poll after a delivery cost no read each). Changes are
     published after their commit, so a change the read could not see moves the stamp (its
@@ -225,7 +228,7 @@ class Reads:
         if future is None:
 
             def job() -> tuple[dict[str, Any], bytes]:
-                body = selectors.events_page(match_id, _user(auth), after, seat)
+                body = feeds.read_feed(match_id, _user(auth), after, seat)
                 return body, orjson.dumps(body)
 
             loop = asyncio.get_running_loop()
@@ -270,54 +273,39 @@ class Receive:
 
 
 async def serve_events(scope: dict[str, Any], receive: Any, send: Any, django: ASGIApp) -> None:
-    """``GET /api/matches/{id}/events/`` on the lean path, or by Django (see the module)."""
+    """``GET /api/matches/{id}/events/`` on the fast lane, or by Django (see the module)."""
     match = EVENTS_PATH.match(scope.get("path", ""))
     try:
         if match is None or scope.get("method") != "GET":
-            raise Fallback
+            raise HandOver
         headers = _headers(scope)
         if "origin" in headers:
-            raise Fallback  # CORS: Django's middleware decides
-        _check_host(headers)
-        secure = _is_secure(scope, headers)
-        if settings.SECURE_SSL_REDIRECT and not secure:
-            raise Fallback
+            raise HandOver  # CORS: Django's middleware decides
+        probe = Probe(scope, headers)
+        _check(probe)
         after, wait, seat = _query(scope.get("query_string", b""))
-        match_id = str(selectors.match_pk(match.group(1)))
-    except (Fallback, AppError):
+        match_id = str(match_pk(match.group(1)))
+    except (HandOver, AppError):
         await django(scope, receive, send)
         return
     auth = headers.get("authorization")
-    key = (match_id, after, seat, auth)
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + wait
-    redis = use_redis()
-    if redis:
-        hub.ensure_running()
+    until = asyncio.get_running_loop().time() + wait
     client = Receive(receive)
     gone = asyncio.ensure_future(client.disconnected())
     data = b""
+
+    async def read(since: int) -> dict[str, Any]:
+        nonlocal data
+        body, data = await reads.page((match_id, since, seat, auth), match_id, auth, since, seat)
+        return body
+
     try:
-        with hub.listening(match_id) as changed:
-            body, data = await reads.page(key, match_id, auth, after, seat)
-            while (
-                not body["events"]
-                and body["status"] not in ("finished", "aborted")
-                and (remaining := give_up - loop.time()) > 0
-            ):
-                listening = redis and hub.connected
-                woke = asyncio.ensure_future(changed.wait())
-                await asyncio.wait(
-                    {woke, gone},
-                    timeout=min(remaining, RECHECK_SECONDS if listening else POLL_SECONDS),
-                    return_when=asyncio.FIRST_COMPLETED,
-                )
-                woke.cancel()
-                changed.clear()
-                if gone.done():
-                    return  # the client left: nobody to answer
-                body, data = await reads.page(key, match_id, auth, after, seat)
-    except (Fallback, AppError):
+        async for page in pages(read, match_id, after, hubbed=use_redis(), until=until, gone=gone):
+            if has_news(page):
+                break
+        if gone.done():
+            return  # the client left: nobody to answer
+    except (HandOver, AppError):
         data = b""  # Django answers it, in the API's error shape
     finally:
         gone.cancel()
@@ -330,7 +318,7 @@ async def serve_events(scope: dict[str, Any], receive: Any, send: Any, django: A
         {
             "type": "http.response.start",
             "status": 200,
-            "headers": _response_headers(secure, len(data), scope.get("path", "")),
+            "headers": _response_headers(probe, len(data)),
         }
     )
     await send({"type": "http.response.body", "body": data})

@@ -1,5 +1,6 @@
-"""The one public shape of a user, reused by every endpoint that shows one, and the fields of
-the account requests (strict, with the patterns the schema publishes)."""
+"""Accounts: the one public shape of a user (every face shows a user so), and the account
+requests — guest, register, login, upgrade — with their fields (strict, with the patterns the
+schema publishes)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from accounts.services import (
     USERNAME_MIN,
     USERNAME_RULES,
 )
-from api.rest.serializers import StrictCharField
+
+from .fields import StrictCharField, StrictInput
 
 
 class UserOutSerializer(serializers.ModelSerializer):
@@ -124,3 +126,27 @@ def password_field(help_text: str = "", *, new: bool = False) -> StrictCharField
         },
         help_text=help_text or (NEW_PASSWORD if new else ""),
     )
+
+
+# --- Requests ----------------------------------------------------------------------------------
+
+
+class GuestIn(StrictInput):
+    display_name = display_name_field(help_text="Default: a random 'Guest 1234'.")
+
+
+class RegisterIn(StrictInput):
+    username = username_field()
+    password = password_field(new=True)
+    display_name = display_name_field(default="")
+
+
+class LoginIn(StrictInput):
+    username = StrictCharField(max_length=150)
+    password = password_field()
+
+
+class UpgradeIn(StrictInput):
+    username = username_field()
+    password = password_field(new=True)
+    display_name = display_name_field(help_text="Omit to keep the guest's current display name.")

@@ -1,4 +1,4 @@
-"""Input serializers of the events API (docs/events.md), strict as the match API's."""
+"""The requests of Fibber's Dice events (docs/events.md): a new event, strict as a new match."""
 
 from __future__ import annotations
 
@@ -6,17 +6,17 @@ from rest_framework import serializers
 
 from games.engine.fibbers_dice.events import FORMATS
 from games.engine.fibbers_dice.rules import MAX_POINTS, MIN_POINTS
-from games.models import Match, Tournament
+from games.models import Match
 from games.services.events import MAX_DOOR_PRIZES
 
-from .serializers import (
-    SECONDS_MAX,
+from .fields import (
     StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
     StrictInput,
     StrictIntegerField,
 )
+from .matches import SECONDS_MAX
 
 
 class StrictDateTimeField(serializers.DateTimeField):
@@ -79,13 +79,4 @@ class EventCreateIn(StrictInput):
     )
     door_prizes = StrictIntegerField(
         default=0, min_value=0, max_value=MAX_DOOR_PRIZES, help_text="Door prizes to raffle."
-    )
-
-
-class EventListQuery(serializers.Serializer):
-    status = StrictChoiceField(
-        [Tournament.Status.OPEN, Tournament.Status.RUNNING, Tournament.Status.FINISHED],
-        component="EventStatus",
-        required=False,
-        help_text="Only events in this status (default: open and running).",
     )

@@ -1,11 +1,11 @@
 """Following a match: the long-poll events endpoint as an async view.
 
 In production this runs in its own ASGI process (uvicorn, ``fibserver.asgi``): a waiting client
-holds no thread and no worker, only a future. Each process keeps **one** Redis subscription
-(:mod:`api.hub`, shared with the GraphQL subscriptions) and fans the "match changed" messages out
-to its waiters in-process. Waiters always re-read the events table (never trust a message for
-content), and re-check it every few seconds anyway, so a lost message or a Redis outage only
-delays a follower; no event is ever missed.
+holds no thread and no worker, only a future. It waits in the one wait loop of every follower
+(:func:`api.play.wait.pages`: the process's one Redis subscription, a re-read of the events
+table on every wake-up), so a lost message or a Redis outage only delays a follower; no event
+is ever missed. In production the fast lane's follower (:mod:`api.fast.follower`) answers most
+of these requests before they reach Django, and hands this view the rest.
 
 ``wait`` is honoured only where waiting is cheap: under ASGI (the follower, and ``scripts/serve``,
 which runs the ASGI app on uvicorn). Under WSGI (gunicorn) the view answers at once with what
@@ -29,11 +29,12 @@ from rest_framework.exceptions import APIException
 
 from api.authentication import token_user
 from api.errors import exception_handler, method_not_allowed_json
+from api.play.hub import use_redis
+from api.play.queries import feed_of
+from api.play.wait import Page, has_news, pages
 from fibserver.errors import AppError
-from games import selectors
-
-from .hub import POLL_SECONDS, RECHECK_SECONDS, hub, use_redis, wait_for_event
-from .rest.matches import events_params, seat_param
+from games.access import match_pk
+from games.reads import feeds
 
 
 def may_wait(request: HttpRequest) -> bool:
@@ -47,35 +48,28 @@ async def match_events(request: HttpRequest, match_id: str) -> JsonResponse:
     if request.method not in ("GET", "HEAD"):
         return method_not_allowed_json(["GET", "HEAD"])
     try:
-        after, wait = events_params(request)
-        seat = seat_param(request)
+        after, wait, seat = feed_of(request.GET)
         user = await sync_to_async(token_user)(request)
-        key = str(selectors.match_pk(match_id))
+        key = str(match_pk(match_id))
     except (APIException, AppError) as error:
         return _error_response(error)
     if not may_wait(request):
         wait = 0.0
-    use_hub = use_redis() and isinstance(request, ASGIRequest)  # ASGI with Redis
-    if use_hub:
-        hub.ensure_running()
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + wait
-    # Listen before the first read: a change committed in between still wakes this follower.
-    with hub.listening(key) as changed:
-        try:
-            body = await sync_to_async(selectors.events_page)(match_id, user, after, seat)
-        except (APIException, AppError) as error:
-            return _error_response(error)
-        while (
-            not body["events"]
-            and body["status"] not in ("finished", "aborted")
-            and (remaining := give_up - loop.time()) > 0
-        ):
-            if use_hub and hub.connected:
-                await wait_for_event(changed, min(remaining, RECHECK_SECONDS))
-            else:
-                await asyncio.sleep(min(remaining, POLL_SECONDS))
-            body = await sync_to_async(selectors.events_page)(match_id, user, after, seat)
+    read_feed = sync_to_async(feeds.read_feed)
+
+    async def read(since: int) -> Page:
+        return await read_feed(match_id, user, since, seat)
+
+    until = asyncio.get_running_loop().time() + wait
+    hubbed = use_redis() and isinstance(request, ASGIRequest)  # ASGI with Redis
+    body: Page | None = None
+    try:
+        async for body in pages(read, key, after, hubbed=hubbed, until=until):
+            if has_news(body):
+                break
+    except (APIException, AppError) as error:
+        return _error_response(error)
+    assert body is not None, "the first page is always read"
     return JsonResponse(body)
 
 

@@ -1,9 +1,10 @@
 """The follower's wake-up: one Redis pub/sub subscription per process, fanned out in-process.
 
 Services publish "match changed" after commit (:mod:`games.notify`). Every follower in the ASGI
-process — a long-poll of the events endpoint (:mod:`api.follow`) or a GraphQL subscription
-(:mod:`api.graphql.subscriptions`) — registers with the one :data:`hub` and is woken when its
-match changes. A message only says "look again": followers always re-read the events table
+process — a long-poll of the events endpoint (:mod:`api.longpoll`, or the fast lane's follower
+:mod:`api.fast.follower`) or a GraphQL subscription (:mod:`api.graphql.subscriptions`), all in
+the one wait loop :func:`api.play.wait.pages` — registers with the one :data:`hub` and is woken
+when its match changes. A message only says "look again": followers always re-read the events table
 (never trust a message for content) and re-check it every :data:`RECHECK_SECONDS` anyway, so a
 lost message or a Redis outage only delays a follower; no event is ever missed. Without Redis
 (the embedded default) followers poll the database every :data:`POLL_SECONDS`.
@@ -37,7 +38,7 @@ class Hub:
         self.waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
         #: Per followed match, a stamp that changes with every wake-up (from one counter that
         #: only grows, so a stamp is never reused): a read stamped with the current value has
-        #: seen every change this process was told of (:class:`api.follow_asgi.Reads`).
+        #: seen every change this process was told of (:class:`api.fast.follower.Reads`).
         self.stamps: dict[str, int] = {}
         self._counter = itertools.count(1)
         self.task: asyncio.Task[None] | None = None

@@ -1,0 +1,224 @@
+"""GraphQL mutations: the writers (``games.services``, ``accounts.services``) through the same
+play layer as REST (:mod:`api.play`), answering the caller's view."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from accounts import services as accounts
+from api.play.moves import THROTTLE_SCOPE, submit_move
+from fibserver.errors import Invalid
+from games import services
+
+from . import event_types as ev
+from . import inputs
+from .args import MatchID, SeatArg, view_of
+from .context import context_of, require_user, throttle
+from .types import (
+    AuthPayload,
+    Game,
+    MatchView,
+    TimeControl,
+    User,
+    Visibility,
+)
+
+# --- Mutations -------------------------------------------------------------------------------
+
+
+def _signed_in(user: Any, token: str) -> AuthPayload:
+    return AuthPayload(token=token, user=User.of(user))
+
+
+@strawberry.input(description="A new match (REST `POST /api/matches/`).")
+class CreateMatchInput:
+    game: Game
+    seats: int
+    options: JSON | None = strawberry.field(
+        default=None, description="The game's options, as in REST (docs/rules.md)."
+    )
+    visibility: Visibility | None = None
+    time_control: TimeControl | None = None
+    decision_seconds: int | None = None
+    bots: list[str] | None = strawberry.field(
+        default=None, description="A bot level per bot seat: random, basic, strong or expert."
+    )
+    join: bool | None = strawberry.field(
+        default=None, description="false: you host a bot exhibition without a seat."
+    )
+
+
+def _event_command(
+    info: Info, id: strawberry.ID, command: Callable[..., object]
+) -> ev.DiceEvent | None:
+    """Run one of an event's commands as the caller, then answer with the event as they see it."""
+    user = require_user(info)
+    command(event_id=id, user=user)
+    return ev.detail(id, user)
+
+
+@strawberry.type
+class Mutation:
+    @strawberry.mutation(description="Create a guest account: a token, no password.")
+    def guest(self, info: Info, display_name: str | None = None) -> AuthPayload | None:
+        throttle(info, "guest")
+        data = inputs.guest(inputs.given(display_name=display_name))
+        return _signed_in(*accounts.guest_create(display_name=data.get("display_name")))
+
+    @strawberry.mutation(description="Register a full account.")
+    def register(
+        self, info: Info, username: str, password: str, display_name: str | None = None
+    ) -> AuthPayload | None:
+        throttle(info, "register")
+        data = inputs.register(
+            inputs.given(username=username, password=password, display_name=display_name)
+        )
+        user = accounts.user_register(**data)
+        return _signed_in(user, accounts.token_issue(user=user))
+
+    @strawberry.mutation(description="Log in: the user's token (the same on every device).")
+    def login(self, info: Info, username: str, password: str) -> AuthPayload | None:
+        throttle(info, "login")
+        data = inputs.login(inputs.given(username=username, password=password))
+        return _signed_in(*accounts.user_login(**data, request=context_of(info).request))
+
+    @strawberry.mutation(
+        description="Upgrade the calling guest to a full account, keeping its id and history."
+    )
+    def upgrade(
+        self, info: Info, username: str, password: str, display_name: str | None = None
+    ) -> AuthPayload | None:
+        user = require_user(info)
+        throttle(info, "register", user)
+        data = inputs.upgrade(
+            inputs.given(username=username, password=password, display_name=display_name)
+        )
+        user = accounts.guest_upgrade(user=user, **data)
+        return _signed_in(user, accounts.token_issue(user=user))
+
+    @strawberry.mutation(description="Revoke the token, signing out every device that uses it.")
+    def logout(self, info: Info) -> bool | None:
+        accounts.token_revoke(user=require_user(info))
+        return True
+
+    @strawberry.mutation(description="Create a match; it starts at once when every seat is full.")
+    def create_match(self, info: Info, input: CreateMatchInput) -> MatchView | None:
+        user = require_user(info)
+        data = inputs.match_create(
+            inputs.given(
+                game=input.game.value,
+                seats=input.seats,
+                options=input.options,
+                visibility=input.visibility.value if input.visibility else None,
+                time_control=input.time_control.value if input.time_control else None,
+                decision_seconds=input.decision_seconds,
+                bots=input.bots,
+                join=input.join,
+            )
+        )
+        match = services.match_create(user=user, **data)
+        return view_of(match.pk, user)
+
+    @strawberry.mutation(
+        description="Take a free seat: by `matchId` (a private one needs its `inviteCode` too), "
+        "or by `inviteCode` alone."
+    )
+    def join_match(
+        self, info: Info, match_id: strawberry.ID | None = None, invite_code: str | None = None
+    ) -> MatchView | None:
+        user = require_user(info)
+        if match_id is not None:
+            data = inputs.join(inputs.given(invite_code=invite_code))
+            match = services.match_join(
+                match_id=match_id, user=user, invite_code=data.get("invite_code")
+            )
+        elif invite_code is not None:
+            data = inputs.join_by_code({"invite_code": invite_code})
+            match = services.match_join_by_code(invite_code=data["invite_code"], user=user)
+        else:
+            raise Invalid("Give matchId, inviteCode or both.", field="matchId")
+        return view_of(match.pk, user)
+
+    @strawberry.mutation(description="Give up your place before the start.")
+    def leave_match(self, info: Info, match_id: MatchID) -> MatchView | None:
+        user = require_user(info)
+        return view_of(services.match_leave(match_id=match_id, user=user).pk, user)
+
+    @strawberry.mutation(description="Fill free places with bots; starts the match when full.")
+    def add_bots(
+        self,
+        info: Info,
+        match_id: MatchID,
+        level: str | None = None,
+        count: int | None = None,
+    ) -> MatchView | None:
+        user = require_user(info)
+        data = inputs.bots(inputs.given(level=level, count=count))
+        match = services.match_add_bots(
+            match_id=match_id, user=user, level=data["level"], count=data["count"]
+        )
+        return view_of(match.pk, user)
+
+    @strawberry.mutation(description="Create a Fibber's Dice event; you are its host.")
+    def create_dice_event(self, info: Info, input: ev.CreateEventInput) -> ev.DiceEvent | None:
+        user = require_user(info)
+        event = services.event_create(user=user, **input.validated())
+        return ev.detail(event.pk, user)
+
+    @strawberry.mutation(description="Register (a late entrant may join the running match).")
+    def register_for_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
+        return _event_command(info, id, services.event_register)
+
+    @strawberry.mutation(description="Withdraw before the event starts.")
+    def unregister_from_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
+        return _event_command(info, id, services.event_unregister)
+
+    @strawberry.mutation(description="The host starts the event.")
+    def start_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
+        return _event_command(info, id, services.event_start)
+
+    @strawberry.mutation(description="The host starts the next round once the last has ended.")
+    def start_next_round(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
+        return _event_command(info, id, services.event_next_round)
+
+    @strawberry.mutation(description="The host switches to the short format before round 3.")
+    def switch_event_to_short_format(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
+        return _event_command(info, id, services.event_switch_short)
+
+    @strawberry.mutation(description="The host starts with the places filled so far.")
+    def start_match(self, info: Info, match_id: MatchID) -> MatchView | None:
+        user = require_user(info)
+        return view_of(services.match_start(match_id=match_id, user=user).pk, user)
+
+    @strawberry.mutation(
+        description="Take an action: one of your `legalActions` filled in, "
+        '`{"type": ..., "<param>": value}`. A stale `expectedVersion` is refused '
+        "(`stale_version`); a retry with the same `idempotencyKey` returns the stored answer "
+        "and applies nothing (the key is shared with REST's `Idempotency-Key`)."
+    )
+    def act(
+        self,
+        info: Info,
+        match_id: MatchID,
+        action: Annotated[
+            JSON, strawberry.argument(description='`{"type": ..., "<param>": value, ...}`')
+        ],
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        seat: SeatArg = None,
+    ) -> MatchView | None:
+        user = require_user(info)
+        throttle(info, THROTTLE_SCOPE, user)
+        _status, payload = submit_move(
+            user=user,
+            match_id=match_id,
+            body=inputs.action_body(action, expected_version),
+            key=idempotency_key,
+            params=inputs.seat_params(seat),
+        )
+        return MatchView.of(payload)
