@@ -115,6 +115,30 @@ def test_d_a_qualifying_round_with_fewer_than_2_eligible_is_skipped_and_the_one_
     assert rounds[4].players == (1, 2, 3)
 
 
+def test_seats_a_qualifying_round_in_registration_order_and_the_final_in_qualification_order():
+    """The seats of a round are its ``players`` in order: a qualifying round seats the eligible
+    in registration order, the final seats the finalists in the order they qualified (round
+    1's winner at seat 0; in the short format round 3's winner before its second)."""
+    registered = [50, 10, 40, 20, 30, 60, 70, 80]  # registration order, not id order
+    winners = {1: 80, 2: 10, 3: 40, 4: 20}
+    rounds: list[E.Round] = []
+    for number in range(1, 5):
+        step = E.next_round(E.STANDARD, registered, rounds)
+        assert step.players == tuple(p for p in registered if p not in E.qualified(rounds))
+        places = {p: 1 if p == winners[number] else 2 for p in step.players}
+        rounds.append(E.Round(number, step.players, places, (winners[number],)))
+    final = E.next_round(E.STANDARD, registered, rounds)
+    assert final.final and final.players == (80, 10, 40, 20)  # not (10, 40, 20, 80)
+    # short format: round 3's first two in their order there, after rounds 1 and 2's winners
+    rounds = [
+        E.Round(1, tuple(registered), {}, (70,)),
+        E.Round(2, (), {}, (30,)),
+        E.Round(3, (), {}, tuple(E.round_qualifiers(E.SHORT, 3, {60: 2, 50: 1, 10: 3}))),
+    ]
+    assert rounds[2].qualified == (50, 60)
+    assert E.next_round(E.SHORT, registered, rounds).players == (70, 30, 50, 60)
+
+
 def test_late_entrants_play_the_qualifying_rounds_still_to_come():
     rounds = _run(E.STANDARD, range(1, 9), late={3: [20, 21]})
     assert 20 not in rounds[1].players and 20 in rounds[2].players and 21 in rounds[3].players

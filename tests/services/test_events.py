@@ -187,6 +187,8 @@ def test_a_multi_round_event_standard_format_plays_4_qualifying_rounds_and_a_fin
     first = current(event)
     assert first.match.options == {"points": 1, "event": "round"}
     assert first.match.seat_count == 9
+    seats = first.match.seats.order_by("position")
+    assert [s.user_id for s in seats] == [p.pk for p in players]  # registration order
     finalists = []
     for number in range(1, 5):
         rnd = _finish_round(event, rng)
@@ -200,6 +202,8 @@ def test_a_multi_round_event_standard_format_plays_4_qualifying_rounds_and_a_fin
         services.event_next_round(event_id=event.pk, user=host)
     final = current(event)
     assert final.final and final.number == 5 and final.players == finalists
+    # the final's seats follow qualification order (round 1's winner at seat 0)
+    assert [s.user_id for s in final.match.seats.order_by("position")] == finalists
     with pytest.raises(Conflict, match="final started"):
         services.event_register(event_id=event.pk, user=users(1)[0])
     _finish_round(event, rng)
@@ -238,6 +242,8 @@ def test_the_short_format_takes_the_first_two_of_round_3_and_refuses_a_switch_af
         services.event_next_round(event_id=event.pk, user=host)
     assert len(quals) == 4 and current(event).final and current(event).number == 4
     assert current(event).players == quals
+    seats = current(event).match.seats.order_by("position")
+    assert [s.user_id for s in seats] == quals
 
 
 def test_the_short_format_cannot_be_chosen_once_round_3_has_started():

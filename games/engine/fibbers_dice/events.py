@@ -11,6 +11,7 @@ functions to decide what comes next; tests run them on their own.
   short format: rounds 1–3, the final being the winners of rounds 1 and 2 and the first 2 of
   round 3. A qualified player sits out the remaining qualifying rounds (D); a qualifying round
   with fewer than 2 eligible players is skipped and the eligible one, if any, qualifies (D).
+- **Seats**: a round seats its players in registration order, the final in qualification order.
 - **Prizes**: the final's elimination order gives the picks (last standing picks first).
 - **Door prizes**: a commit–reveal raffle among everyone registered (:func:`raffle`).
 """
@@ -110,7 +111,9 @@ def qualified(rounds: Sequence[Round]) -> list[int]:
 def next_round(fmt: str, registered: Sequence[int], rounds: Sequence[Round]) -> Next:
     """The next step of a multi-round event: ``registered`` in registration order (late
     entrants included), ``rounds`` the rounds so far (the last may be running: then the event
-    waits for it, which is :class:`Next` ``wait``)."""
+    waits for it, which is :class:`Next` ``wait``). ``players`` is in seat order: registration
+    order for a qualifying round, qualification order for the final (round 1's winner first;
+    in the short format round 3's winner before its second)."""
     if rounds and not rounds[-1].over:
         return Next("wait", rounds[-1].number)
     number = len(rounds) + 1
