@@ -152,9 +152,10 @@ def raffle(seed: str, entrants: Sequence[int], prizes: int) -> list[int]:
     The entrants are sorted by id; then for ``i`` in ``0 … k-1`` (``k`` = the fewer of
     ``prizes`` and entrants) ``j = i + below(n - i)`` and entrants ``i`` and ``j`` swap (a
     partial Fisher–Yates shuffle); the winners are the first ``k``. ``below(m)`` reads 8-byte
-    blocks ``BLAKE2b(key=seed, data=counter as 8 bytes big-endian, digest_size=8)`` with the
-    counter from 0, as big-endian integers, and returns the first ``v < 2^64 - 2^64 mod m`` as
-    ``v mod m`` (rejection sampling: exactly uniform)."""
+    blocks ``BLAKE2b(key=seed's 32 bytes, data=counter as 8 bytes big-endian,
+    digest_size=8)``, one counter from 0 for the whole draw (it never restarts), as big-endian
+    integers, and returns the first ``v < 2^64 - 2^64 mod m`` as ``v mod m`` (rejection
+    sampling: exactly uniform). docs/events.md has a worked example, tested against this."""
     pool = sorted(set(entrants))
     if len(pool) != len(entrants):
         raise ValueError("an entrant is listed twice")
