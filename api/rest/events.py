@@ -109,8 +109,8 @@ class RegisterView(EventChangeView):
     @_change(
         "Register for the event",
         "Before the start: an entry. A running single-round event: you join its match as a "
-        "late entrant (the next seat, the round's points) until the first player takes their "
-        "second turn or the table has 10. A multi-round event: until the final starts.",
+        "late entrant (the next seat, the round's points) until the second turn of the match's "
+        "first starter comes or the table has 10. A multi-round event: until the final starts.",
         "Registered already, or registration has closed (the reason says why).",
         e403=False,
     )

@@ -16,7 +16,7 @@ import sys
 
 
 def draw(seed: str, entrants: list[int], prizes: int) -> list[int]:
-    key, counter = bytes.fromhex(seed), 0
+    key, counter = bytes.fromhex(seed), 0  # the seed's 32 bytes; one counter for the draw
 
     def below(m: int) -> int:  # uniform in [0, m): BLAKE2b(key=seed) over a counter
         nonlocal counter

@@ -136,7 +136,7 @@ def _current_round(event: Tournament) -> Round | None:
 def event_register(*, event_id: uuid.UUID | str, user: User) -> Entry:
     """Register ``user``. Before the start: an entry. A single-round event that is running:
     the player joins its match as a late entrant (the engine's ``add_seat``) until the first
-    player takes their second turn or the table has 10; a multi-round event: until the final
+    starter's second turn comes (D) or the table has 10; a multi-round event: until the final
     starts, for the qualifying rounds still to come."""
     event = _locked(event_id)
     if event.entries.filter(user=user).exists():

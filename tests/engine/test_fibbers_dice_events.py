@@ -3,14 +3,22 @@ each test named after the rule or **D** decision it pins down."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import importlib.util
+import io
 import math
+import random
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from games.engine.fibbers_dice import events as E
-from games.engine.rng import seed_commitment, seed_from_int
+from games.engine.rng import Rng, seed_commitment, seed_from_int
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def test_seven_or_fewer_registered_play_a_single_round_more_play_several():
@@ -115,6 +123,30 @@ def test_d_a_qualifying_round_with_fewer_than_2_eligible_is_skipped_and_the_one_
     assert rounds[4].players == (1, 2, 3)
 
 
+def test_seats_a_qualifying_round_in_registration_order_and_the_final_in_qualification_order():
+    """The seats of a round are its ``players`` in order: a qualifying round seats the eligible
+    in registration order, the final seats the finalists in the order they qualified (round
+    1's winner at seat 0; in the short format round 3's winner before its second)."""
+    registered = [50, 10, 40, 20, 30, 60, 70, 80]  # registration order, not id order
+    winners = {1: 80, 2: 10, 3: 40, 4: 20}
+    rounds: list[E.Round] = []
+    for number in range(1, 5):
+        step = E.next_round(E.STANDARD, registered, rounds)
+        assert step.players == tuple(p for p in registered if p not in E.qualified(rounds))
+        places = {p: 1 if p == winners[number] else 2 for p in step.players}
+        rounds.append(E.Round(number, step.players, places, (winners[number],)))
+    final = E.next_round(E.STANDARD, registered, rounds)
+    assert final.final and final.players == (80, 10, 40, 20)  # not (10, 40, 20, 80)
+    # short format: round 3's first two in their order there, after rounds 1 and 2's winners
+    rounds = [
+        E.Round(1, tuple(registered), {}, (70,)),
+        E.Round(2, (), {}, (30,)),
+        E.Round(3, (), {}, tuple(E.round_qualifiers(E.SHORT, 3, {60: 2, 50: 1, 10: 3}))),
+    ]
+    assert rounds[2].qualified == (50, 60)
+    assert E.next_round(E.SHORT, registered, rounds).players == (70, 30, 50, 60)
+
+
 def test_late_entrants_play_the_qualifying_rounds_still_to_come():
     rounds = _run(E.STANDARD, range(1, 9), late={3: [20, 21]})
     assert 20 not in rounds[1].players and 20 in rounds[2].players and 21 in rounds[3].players
@@ -201,3 +233,113 @@ def test_a_raffle_refuses_an_entrant_listed_twice():
 
 def test_the_entrants_digest_is_over_the_sorted_ids():
     assert E.entrants_digest([3, 1, 2]) == hashlib.sha256(b"1,2,3").hexdigest()
+
+
+# --- docs/events.md "Verifying the raffle": the worked example is the server's draw ---------
+
+
+def _raffle_section() -> tuple[str, str, str]:
+    """The section, its Python snippet and the output the page shows for it."""
+    text = (DOCS / "events.md").read_text()
+    section = text[text.index("## Verifying the raffle") :]
+    section = section[: section.index("\n## ", 1)]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    output = re.search(r"```text\n(.*?)```", section, re.S)
+    assert code and output
+    return section, code.group(1), output.group(1)
+
+
+def _run_snippet(code: str) -> tuple[dict, str]:
+    namespace: dict = {"__name__": "docs_events_raffle"}
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "docs/events.md", "exec"), namespace)
+    return namespace, printed.getvalue()
+
+
+def test_the_raffle_example_in_the_docs_prints_what_the_page_shows_and_the_server_draws():
+    _, code, output = _raffle_section()
+    namespace, printed = _run_snippet(code)
+    assert printed == output  # every intermediate number on the page is the snippet's
+    seed, entrants, prizes = namespace["seed"], namespace["entrants"], namespace["prizes"]
+    winners = E.raffle(seed, entrants, prizes)
+    assert output.endswith(f"winners: {winners}\n")  # the server draws the same winners
+    assert f"commitment: {seed_commitment(seed)}\n" in output
+    # the server's generator: the same bounds give the same results, one counter throughout
+    bounds = [int(m) for m in re.findall(r"below\((\d+)\)", output)]
+    results = [int(r) for r in re.findall(r"kept, v mod \d+ = (\d+)", output)]
+    rng = Rng(seed)
+    assert [rng.randbelow(m, "raffle") for m in bounds] == results
+    assert rng.counter == output.count("  block ")
+    # a keyed BLAKE2b with an 8-byte output over the counter, as the page says
+    first = re.search(r"block 0: BLAKE2b-64\(key, 0{16}\) = ([0-9a-f]{16})", output)
+    key = bytes.fromhex(seed)
+    assert first and hashlib.blake2b(bytes(8), key=key, digest_size=8).hexdigest() == first[1]
+
+
+def test_the_docs_raffle_snippet_is_the_servers_draw_for_many_seeds_and_entrant_lists():
+    _, code, _ = _raffle_section()
+    draw = _run_snippet(code)[0]["draw"]
+    spec = importlib.util.spec_from_file_location(
+        "verify_raffle", DOCS / "examples/verify_raffle.py"
+    )
+    assert spec and spec.loader
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    for n in range(300):
+        pick = random.Random(n)
+        entrants = pick.sample(range(1, 100_000), pick.randint(1, 64))
+        prizes, seed = pick.randint(0, 70), seed_from_int(n)
+        with contextlib.redirect_stdout(io.StringIO()):
+            documented = draw(seed, entrants, prizes)
+        assert (
+            documented == E.raffle(seed, entrants, prizes) == example.draw(seed, entrants, prizes)
+        )
+
+
+def _misread_draw(
+    seed, entrants, prizes, *, text_key=False, restart=False, truncate=False, text_sort=False
+):
+    key = seed.encode() if text_key else bytes.fromhex(seed)
+    counter = 0
+
+    def below(m):
+        nonlocal counter
+        if restart:
+            counter = 0
+        while True:
+            message = counter.to_bytes(8, "big")
+            if truncate:
+                block = hashlib.blake2b(message, key=key).digest()[:8]
+            else:
+                block = hashlib.blake2b(message, key=key, digest_size=8).digest()
+            counter += 1
+            v = int.from_bytes(block, "big")
+            if v < 2**64 - 2**64 % m:
+                return v % m
+
+    pool = sorted(entrants, key=str if text_sort else int)
+    k = min(prizes, len(pool))
+    for i in range(k):
+        j = i + below(len(pool) - i)
+        pool[i], pool[j] = pool[j], pool[i]
+    return pool[:k]
+
+
+@pytest.mark.parametrize(
+    "reading, misreading",
+    [
+        ("keyed with the 64 characters of hex", {"text_key": True}),
+        ("the counter restarting at 0 in every `below`", {"restart": True}),
+        ("the first 8 bytes of a 64-byte BLAKE2b", {"truncate": True}),
+        ("the ids sorted as text", {"text_sort": True}),
+    ],
+)
+def test_the_misreadings_the_docs_list_give_the_winners_they_say(reading, misreading):
+    section, code, _ = _raffle_section()
+    namespace = _run_snippet(code)[0]
+    seed, entrants, prizes = namespace["seed"], namespace["entrants"], namespace["prizes"]
+    assert _misread_draw(seed, entrants, prizes) == E.raffle(seed, entrants, prizes)
+    wrong = _misread_draw(seed, entrants, prizes, **misreading)
+    assert wrong != E.raffle(seed, entrants, prizes)
+    assert f"{reading}, `{wrong}`" in " ".join(section.split())  # line breaks aside

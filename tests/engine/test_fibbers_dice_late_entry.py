@@ -57,29 +57,103 @@ def test_d_late_entry_points_are_the_rounds_even_when_the_table_grows_past_five(
     assert state.points == [3] * 7
 
 
-def test_late_registration_closes_exactly_when_the_first_player_takes_their_second_turn():
+def _turn_begins(state) -> bool:
+    """The seat to act starts a new turn: a response is due, or a sequence's opening."""
+    return state.phase == RESPOND or state.announcement is None
+
+
+def test_d_registration_closes_as_the_first_starters_second_turn_comes_not_anyone_elses():
+    """D (RULES.md "Fibber's Dice events"): "the first player" is the match's first starter;
+    registration closes as that starter's second turn comes. Checked against a count kept
+    apart from the engine's: how often the turn has come to the first starter."""
     rng = random.Random(5)
-    for seed in range(30):
-        state = new(3, SINGLE, seed)
+    others_first = 0
+    for seed in range(60):
+        state = new(3 + seed % 3, SINGLE, seed)
+        first = RULES.to_act(state)[0]  # the host's die: the first starter opens
+        came = 0  # the first starter's turns come so far
+        someone_else_had_a_second = False
+        seen: dict[int, int] = {}
         while not RULES.is_over(state):
             seat = RULES.to_act(state)[0]
-            second_turn = state.turns[seat] == 1 and (
-                state.phase == RESPOND or state.announcement is None
-            )
-            open_before = RULES.late_entry_closed(state) is None
-            before_turns = max(state.turns)
-            state = act(state, rng)
-            if before_turns < 2:
-                assert open_before  # open until the first second turn ...
-            if second_turn and before_turns < 2:
-                # ... and closed by it, exactly
-                assert max(state.turns) == 2
-                assert "second turn" in RULES.late_entry_closed(state)
+            if _turn_begins(state):
+                seen[seat] = seen.get(seat, 0) + 1
+                came += seat == first
+                if seat != first and seen[seat] == 2 and came < 2:
+                    someone_else_had_a_second = True
+            closed = came >= 2 or not RULES.alive(state, first)
+            assert (RULES.late_entry_closed(state) is None) == (not closed), (seed, seen)
+            if closed:
+                assert "first starter" in RULES.late_entry_closed(state)
                 with pytest.raises(IllegalAction):
                     RULES.add_seat(state)
                 break
+            state = act(state, rng)
         else:
-            pytest.fail("the match ended before anyone took a second turn")
+            pytest.fail("the match ended with registration open")
+        others_first += someone_else_had_a_second
+    assert others_first >= 10  # often another player's second turn comes first: still open
+
+
+def test_d_registration_stays_open_after_another_players_second_turn_until_the_starters():
+    """D: a player who lost a point starts again and takes a second turn before the first
+    starter does; registration stays open (a late entrant joins then) and closes only as the
+    turn comes back to the first starter."""
+    state = new(3, SINGLE, seed=2)
+    first = RULES.to_act(state)[0]
+    state = RULES.apply(state, first, {"type": "announce", "score": "31"}).state
+    caller = RULES.to_act(state)[0]
+    # every roll is at least 31: the caller loses a point and starts the next sequence
+    state = RULES.apply(state, caller, {"type": "call"}).state
+    assert RULES.to_act(state) == [caller] and state.turns[caller] == 1
+    assert RULES.late_entry_closed(state) is None  # the caller's second turn has come: open
+    state = RULES.apply(state, caller, {"type": "announce", "score": "31"}).state
+    assert state.turns[caller] == 2 and state.turns[first] == 1
+    assert RULES.late_entry_closed(state) is None  # and taken: still open
+    state = RULES.add_seat(state).state  # a late entrant joins after it
+    assert state.seats == 4
+    scores = iter(["41", "51", "61", "double 1s", "double 2s"])
+    while RULES.to_act(state) != [first]:
+        assert RULES.late_entry_closed(state) is None
+        seat = RULES.to_act(state)[0]
+        state = RULES.apply(state, seat, {"type": "believe"}).state
+        state = RULES.apply(state, seat, {"type": "announce", "score": next(scores)}).state
+    assert state.turns[first] == 1  # the first starter's second turn comes: closed, before it
+    reason = RULES.late_entry_closed(state)
+    assert reason == "Late registration closed as the first starter's second turn came."
+    with pytest.raises(IllegalAction, match="first starter's second turn"):
+        RULES.add_seat(state)
+    assert RULES.view(state, None)["public"]["late_entry_open"] is False
+
+
+def test_d_registration_closes_when_the_first_starter_is_out_before_a_second_turn():
+    """At one point the first starter can lose their only point in their first turn (a false
+    Max): the second turn can never come, so registration closes then."""
+    for seed in range(50):
+        state = new(3, {**SINGLE, "points": 1}, seed)
+        first = RULES.to_act(state)[0]
+        if state.rolls[first] != [2, 1]:
+            break
+    state = RULES.apply(state, first, {"type": "announce", "score": "max"}).state
+    assert not RULES.alive(state, first) and not RULES.is_over(state)
+    assert "went out before a second turn" in RULES.late_entry_closed(state)
+
+
+def test_a_match_stored_before_the_first_starter_was_kept_closes_at_the_first_second_turn():
+    """A single-round match stored without ``first_starter`` (it was not kept then) goes on
+    under the rule it began with: closed once anyone has taken a second turn."""
+    state = new(3, SINGLE, seed=2)
+    first = RULES.to_act(state)[0]
+    state = RULES.apply(state, first, {"type": "announce", "score": "31"}).state
+    caller = RULES.to_act(state)[0]
+    state = RULES.apply(state, caller, {"type": "call"}).state
+    stored = RULES.to_json(state)
+    del stored["first_starter"]
+    legacy = RULES.from_json(stored)
+    assert legacy.first_starter is None and RULES.late_entry_closed(legacy) is None
+    legacy = RULES.apply(legacy, caller, {"type": "announce", "score": "31"}).state
+    assert "second turn" in RULES.late_entry_closed(legacy)
+    assert "first_starter" not in RULES.to_json(legacy)
 
 
 def test_a_turn_is_an_opening_announcement_or_a_response_not_the_announcement_after_believing():
@@ -171,8 +245,10 @@ def test_a_64_seat_event_round_at_one_point_plays_to_the_end_keeping_every_invar
 
 
 def test_ordinary_matches_store_exactly_the_state_they_always_stored():
-    assert "turns" not in RULES.to_json(new(3, {}))
+    stored = RULES.to_json(new(3, {}))
+    assert "turns" not in stored and "first_starter" not in stored
     state = new(3, SINGLE)
+    assert RULES.to_json(state)["first_starter"] == RULES.to_act(state)[0]
     assert RULES.to_json(RULES.from_json(RULES.to_json(state))) == RULES.to_json(state)
 
 

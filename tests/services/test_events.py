@@ -94,26 +94,37 @@ def test_d_a_late_entrant_joins_the_running_match_at_seat_n_with_the_rounds_poin
     assert current(event).players == [*[p.pk for p in players], late.pk]
 
 
-def test_registration_closes_exactly_when_the_first_player_takes_their_second_turn():
-    rng = random.Random(2)
+def act_as_seat(match_id, action):
+    """``action`` by the seat to act, through its player's own service."""
+    match = Match.objects.get(pk=match_id)
+    seat = RULES.to_act(RULES.from_json(match.state))[0]
+    user = Seat.objects.get(match=match, position=seat).user
+    services.action_submit(match_id=match_id, user=user, action=action)
+    return seat
+
+
+def test_d_registration_stays_open_after_another_second_turn_and_closes_at_the_starters():
+    """D: "the first player" is the match's first starter. A caller who lost a point starts
+    again and takes a second turn first: a late entrant still joins; registration closes as
+    the turn comes back to the first starter."""
     host, event, _ = event_with(3)
     services.event_start(event_id=event.pk, user=host)
     match_id = current(event).match_id
-    while True:
-        state = RULES.from_json(Match.objects.get(pk=match_id).state)
-        seat = RULES.to_act(state)[0]
-        about_to_take_second = state.turns[seat] == 1 and (
-            state.phase == "respond" or state.announcement is None
-        )
-        if about_to_take_second:
-            break
-        act_once(match_id, rng)
-    # the last moment: still open, a late entrant joins
-    services.event_register(event_id=event.pk, user=users(1)[0])
-    # the newcomer now sits between seat n-1 and seat 0; play on until a second turn is taken
-    while max(RULES.from_json(Match.objects.get(pk=match_id).state).turns) < 2:
-        act_once(match_id, rng)
-    with pytest.raises(Conflict, match="second turn"):
+    first = act_as_seat(match_id, {"type": "announce", "score": "31"})
+    caller = act_as_seat(match_id, {"type": "call"})  # every roll is at least 31: caller loses
+    assert act_as_seat(match_id, {"type": "announce", "score": "31"}) == caller
+    state = RULES.from_json(Match.objects.get(pk=match_id).state)
+    assert state.turns[caller] == 2 and state.turns[first] == 1
+    late = users(1)[0]
+    services.event_register(event_id=event.pk, user=late)  # open after the caller's second
+    assert Match.objects.get(pk=match_id).seat_count == 4
+    assert sel.event_detail(sel.event_get(event.pk, user=host))["registration_open"] is True
+    scores = iter(["41", "51", "61", "double 1s", "double 2s"])
+    while RULES.to_act(RULES.from_json(Match.objects.get(pk=match_id).state)) != [first]:
+        act_as_seat(match_id, {"type": "believe"})
+        act_as_seat(match_id, {"type": "announce", "score": next(scores)})
+    assert sel.event_detail(sel.event_get(event.pk, user=host))["registration_open"] is False
+    with pytest.raises(Conflict, match="first starter's second turn"):
         services.event_register(event_id=event.pk, user=users(1)[0])
     assert Match.objects.get(pk=match_id).seat_count == 4
 
@@ -176,6 +187,8 @@ def test_a_multi_round_event_standard_format_plays_4_qualifying_rounds_and_a_fin
     first = current(event)
     assert first.match.options == {"points": 1, "event": "round"}
     assert first.match.seat_count == 9
+    seats = first.match.seats.order_by("position")
+    assert [s.user_id for s in seats] == [p.pk for p in players]  # registration order
     finalists = []
     for number in range(1, 5):
         rnd = _finish_round(event, rng)
@@ -189,6 +202,8 @@ def test_a_multi_round_event_standard_format_plays_4_qualifying_rounds_and_a_fin
         services.event_next_round(event_id=event.pk, user=host)
     final = current(event)
     assert final.final and final.number == 5 and final.players == finalists
+    # the final's seats follow qualification order (round 1's winner at seat 0)
+    assert [s.user_id for s in final.match.seats.order_by("position")] == finalists
     with pytest.raises(Conflict, match="final started"):
         services.event_register(event_id=event.pk, user=users(1)[0])
     _finish_round(event, rng)
@@ -227,6 +242,8 @@ def test_the_short_format_takes_the_first_two_of_round_3_and_refuses_a_switch_af
         services.event_next_round(event_id=event.pk, user=host)
     assert len(quals) == 4 and current(event).final and current(event).number == 4
     assert current(event).players == quals
+    seats = current(event).match.seats.order_by("position")
+    assert [s.user_id for s in seats] == quals
 
 
 def test_the_short_format_cannot_be_chosen_once_round_3_has_started():

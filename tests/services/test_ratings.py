@@ -3,11 +3,13 @@ two_tribes, takeovers), exactly once per match, and nothing is lost by a crash."
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import IntegrityError, transaction
 from openskill.models import PlackettLuce
 
-from games import rating, services
+from games import leaderboards, rating, services
 from games.engine import registry
 from games.models import Career, Match, RatingPoint, RecordedMatch
 
@@ -189,6 +191,50 @@ def test_ratings_follow_the_order_matches_were_recorded_in():
     assert (career(a).mu, career(a).sigma) == expected([1, 2], after_second)[0]
     records = list(RecordedMatch.objects.order_by("pk").values_list("match_id", flat=True))
     assert records == [second.pk, first.pk]
+
+
+def test_ratings_apply_in_the_order_the_work_ran_which_the_history_shows_not_the_end_order():
+    """docs/ratings.md "Order": two matches of the same players ending a millisecond apart,
+    their end-of-match work run in the other order (as two workers may). The ratings follow the
+    work; each player's rating history lists the matches in that order, so recomputing in the
+    history's order gives the server's numbers to the bit, and in end order it does not."""
+    a, b = people(2)
+    ended = services.db_now() - timedelta(seconds=5)
+    early = finished_match("fibbers_dice", [a, b], [1, 2], finished_at=ended)
+    late = finished_match("fibbers_dice", [a, b], [2, 1], finished_at=ended + timedelta(0, 0, 1000))
+    assert services.match_record_results(match_id=late.pk)  # the later one's work runs first
+    assert services.match_record_results(match_id=early.pk)
+    history = leaderboards.player_stats(a.pk, game="fibbers_dice")["history"]
+    assert [h["match"] for h in history] == [str(late.pk), str(early.pk)]
+    assert history[0]["played_at"] > history[1]["played_at"]  # not in end order
+    places = {str(early.pk): [1, 2], str(late.pk): [2, 1]}
+
+    def recompute(order: list[str]) -> list[tuple[float, float]]:
+        now = [(MODEL.mu, MODEL.sigma)] * 2
+        for match in order:
+            now = expected([float(p) for p in places[match]], now)
+        return now
+
+    server = [(career(u, "fibbers_dice").mu, career(u, "fibbers_dice").sigma) for u in (a, b)]
+    assert recompute([h["match"] for h in history]) == server  # to the last bit
+    assert history[-1]["mu"] == server[0][0] and history[-1]["sigma"] == server[0][1]
+    assert recompute([str(early.pk), str(late.pk)]) != server  # the end order gives others
+
+
+@pytest.mark.parametrize("humans", [20, 64])
+def test_an_event_round_of_up_to_64_humans_is_rated_as_openskill_says(humans):
+    """docs/ratings.md: a rated match has 2 or more participants; an event round seats up to
+    64, every one of them rated in one update."""
+    players = people(humans)
+    places = list(range(humans, 0, -1))
+    match = finished_match(
+        "fibbers_dice", list(players), places, options={"event": "round", "points": 1}
+    )
+    assert services.match_record_results(match_id=match.pk)
+    want = expected([float(p) for p in places])
+    got = [(career(u, "fibbers_dice").mu, career(u, "fibbers_dice").sigma) for u in players]
+    assert got == want
+    assert RatingPoint.objects.filter(match=match).count() == humans
 
 
 def test_a_finished_match_without_a_result_is_marked_done_and_counts_for_nobody():

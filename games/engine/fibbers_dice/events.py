@@ -11,6 +11,7 @@ functions to decide what comes next; tests run them on their own.
   short format: rounds 1–3, the final being the winners of rounds 1 and 2 and the first 2 of
   round 3. A qualified player sits out the remaining qualifying rounds (D); a qualifying round
   with fewer than 2 eligible players is skipped and the eligible one, if any, qualifies (D).
+- **Seats**: a round seats its players in registration order, the final in qualification order.
 - **Prizes**: the final's elimination order gives the picks (last standing picks first).
 - **Door prizes**: a commit–reveal raffle among everyone registered (:func:`raffle`).
 """
@@ -110,7 +111,9 @@ def qualified(rounds: Sequence[Round]) -> list[int]:
 def next_round(fmt: str, registered: Sequence[int], rounds: Sequence[Round]) -> Next:
     """The next step of a multi-round event: ``registered`` in registration order (late
     entrants included), ``rounds`` the rounds so far (the last may be running: then the event
-    waits for it, which is :class:`Next` ``wait``)."""
+    waits for it, which is :class:`Next` ``wait``). ``players`` is in seat order: registration
+    order for a qualifying round, qualification order for the final (round 1's winner first;
+    in the short format round 3's winner before its second)."""
     if rounds and not rounds[-1].over:
         return Next("wait", rounds[-1].number)
     number = len(rounds) + 1
@@ -149,9 +152,10 @@ def raffle(seed: str, entrants: Sequence[int], prizes: int) -> list[int]:
     The entrants are sorted by id; then for ``i`` in ``0 … k-1`` (``k`` = the fewer of
     ``prizes`` and entrants) ``j = i + below(n - i)`` and entrants ``i`` and ``j`` swap (a
     partial Fisher–Yates shuffle); the winners are the first ``k``. ``below(m)`` reads 8-byte
-    blocks ``BLAKE2b(key=seed, data=counter as 8 bytes big-endian, digest_size=8)`` with the
-    counter from 0, as big-endian integers, and returns the first ``v < 2^64 - 2^64 mod m`` as
-    ``v mod m`` (rejection sampling: exactly uniform)."""
+    blocks ``BLAKE2b(key=seed's 32 bytes, data=counter as 8 bytes big-endian,
+    digest_size=8)``, one counter from 0 for the whole draw (it never restarts), as big-endian
+    integers, and returns the first ``v < 2^64 - 2^64 mod m`` as ``v mod m`` (rejection
+    sampling: exactly uniform). docs/events.md has a worked example, tested against this."""
     pool = sorted(set(entrants))
     if len(pool) != len(entrants):
         raise ValueError("an entrant is listed twice")

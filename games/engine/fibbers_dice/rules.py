@@ -81,9 +81,11 @@ class FibbersDiceState(BaseState):
     last_reveal: JSON | None  # public outcome of the last call or Max
     stats: list[JSON]
     #: Single-round events only: the turns each seat has taken (a turn is a starter's opening
-    #: announcement, or a response, believe or call). Late entry closes with the first second
-    #: turn. ``None`` (and left out of the stored state) in every other match.
+    #: announcement, or a response, believe or call), and the match's first starter (the host's
+    #: die). Late entry closes as the first starter's second turn comes. ``None`` (and left out
+    #: of the stored state) in every other match.
     turns: list[int] | None = None
+    first_starter: int | None = None
 
 
 class FibbersDice(Rules[FibbersDiceState]):
@@ -149,6 +151,8 @@ class FibbersDice(Rules[FibbersDiceState]):
         )
         # First starter: chosen at random (the host's die).
         starter = rng.randbelow(seats, "first_starter")
+        if state.turns is not None:
+            state.first_starter = starter
         events.append(Event("match_started", {"starter": starter, "points": list(state.points)}))
         self._start_sequence(state, starter, rng, events)
         return state
@@ -352,13 +356,24 @@ class FibbersDice(Rules[FibbersDiceState]):
 
     def late_entry_closed(self, state: FibbersDiceState) -> str | None:
         """Late registration of a single-round event stays open until the first player takes
-        their second turn, while the table has fewer than 10 players (RULES.md)."""
+        their second turn, while the table has fewer than 10 players (RULES.md). D: the first
+        player is the match's first starter (the host's die), not whoever gets a second turn
+        first (a player who lost a point starts again, and can be anyone): registration closes
+        as that starter's second turn comes, that is once the starter, having taken one turn,
+        is the seat to act again. If the starter is out before that turn (one point, lost in
+        their first turn), it can never come: registration closes then."""
         if state.turns is None:
             return "Only a single-round event match takes late entrants."
         if state.phase == OVER:
             return "The match is over."
-        if max(state.turns) >= 2:
-            return "Late registration closed when the first player took their second turn."
+        first = state.first_starter
+        if first is None:  # a match stored before the first starter was kept: as it was then
+            if max(state.turns) >= 2:
+                return "Late registration closed when the first player took their second turn."
+        elif state.turns[first] >= 2 or (state.turns[first] == 1 and state.current == first):
+            return "Late registration closed as the first starter's second turn came."
+        elif not self.alive(state, first):
+            return "Late registration closed: the first starter went out before a second turn."
         if state.seats >= TABLE_MAX:
             return f"The table is full ({TABLE_MAX} players)."
         return None
@@ -387,6 +402,8 @@ class FibbersDice(Rules[FibbersDiceState]):
         data = super().to_json(state)
         if data["turns"] is None:  # ordinary matches store exactly what they always stored
             del data["turns"]
+        if data["first_starter"] is None:
+            del data["first_starter"]
         return data
 
     # --- Points, sequences and the end ---------------------------------------------------
@@ -506,6 +523,8 @@ class FibbersDice(Rules[FibbersDiceState]):
             problems.append(f"per-seat lists do not have {state.seats} entries")
         if state.turns is not None and len(state.turns) != state.seats:
             problems.append(f"turns do not have {state.seats} entries")
+        if state.first_starter is not None and not 0 <= state.first_starter < state.seats:
+            problems.append(f"first starter {state.first_starter} is not a seat")
         if any(not 0 <= p <= top for p in state.points):
             problems.append(f"points out of range: {state.points}")
         for seat, dice in enumerate(state.rolls):

@@ -39,14 +39,16 @@ def determinize(rules: R.FibbersDice, view: JSON, rng: random.Random) -> R.Fibbe
     for other, points in enumerate(public["points"]):
         stats[other]["points_lost"] = max(0, top - points)
     last = public["last_reveal"]
-    turns = None
+    turns = first_starter = None
     if "late_entry_open" in public:
         # A single-round event: the view says only whether late entry is still open, which
-        # (while the table has room and the match goes on) is whether anyone has had a second
-        # turn; the sample keeps that and no more.
+        # (while the table has room and the match goes on) is whether the first starter's
+        # second turn has come; the sample keeps that and no more, with this sequence's
+        # starter (a seat still in) standing in for the first one.
         turns = [0] * seats
+        first_starter = public["starter"]
         if not public["late_entry_open"]:
-            turns[0] = 2
+            turns[first_starter] = 2
     return R.FibbersDiceState(
         seats=seats,
         options=dict(view["options"]),
@@ -65,4 +67,5 @@ def determinize(rules: R.FibbersDice, view: JSON, rng: random.Random) -> R.Fibbe
         last_reveal=None if last is None else dict(last),
         stats=stats,
         turns=turns,
+        first_starter=first_starter,
     )
