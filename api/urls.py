@@ -1,11 +1,13 @@
 from django.urls import include, path
 
 from api import views
+from api.rest.tournament_urls import legacy_urlpatterns
 
 urlpatterns = [
     path("healthz/", views.healthz, name="healthz"),
     path("api/", include("api.rest.auth_urls")),
     path("api/", include("api.rest.match_urls")),
     path("api/", include("api.rest.stats_urls")),
-    path("api/", include("api.rest.event_urls")),
+    path("api/", include("api.rest.tournament_urls")),
+    path("api/", include(legacy_urlpatterns)),  # the tournaments' earlier name, not documented
 ]

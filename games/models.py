@@ -338,9 +338,9 @@ class RatingPoint(models.Model):
 
 
 class Tournament(models.Model):
-    """A Fibber's Dice event (RULES.md "Fibber's Dice events", docs/events.md): a host, the
+    """A Fibber's Dice tournament (docs/tournaments.md): a host, the
     registered players and one or more rounds, each an ordinary match. Written only by
-    ``games.services.events``; the pure rules are ``games.engine.fibbers_dice.events``."""
+    ``games.services.tournaments``; the pure rules are ``games.engine.fibbers_dice.tournament``."""
 
     class Status(models.TextChoices):
         OPEN = "open"  # registration open, not started
@@ -397,7 +397,7 @@ class Tournament(models.Model):
 
 
 class Entry(models.Model):
-    """A registered player of an event; ``late``: registered after the event started."""
+    """A registered player of a tournament; ``late``: registered after it started."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -415,13 +415,13 @@ class Entry(models.Model):
 
 
 class Round(models.Model):
-    """One round of an event: an ordinary match (none when the round was skipped)."""
+    """One round of a tournament: an ordinary match (none when the round was skipped)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     final = models.BooleanField(default=False)
     match = models.OneToOneField(
-        Match, null=True, blank=True, on_delete=models.PROTECT, related_name="event_round"
+        Match, null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_round"
     )
     skipped = models.BooleanField(default=False)
     #: User ids in seat order (late entrants of a single round appended as they join).

@@ -1,5 +1,5 @@
 """Ratings: openskill's Plackett–Luce model over each match's placement (free-for-all, 2 or
-more participants: up to 64 in a Fibber's Dice event round; ties allowed). Pure functions of
+more participants: up to 64 in a Fibber's Dice tournament round; ties allowed). Pure functions of
 numbers: no Django, no database.
 
 A rating is ``(mu, sigma)``: the estimated skill and its uncertainty. What players see is the

@@ -35,7 +35,7 @@ _stop = threading.Event()
 _TASKS = {
     "run_bot_turn": tasks.run_bot_turn,
     "record_results": tasks.record_results,
-    "event_round_ended": tasks.event_round_ended,
+    "tournament_round_ended": tasks.tournament_round_ended,
 }
 
 

@@ -40,9 +40,9 @@ def record_results(match_id: str) -> bool:
 @shared_task(acks_late=True, ignore_result=True)
 def sweep() -> int:
     """Beat, every second: whatever a lost timer or a crashed worker left behind, and the
-    events whose announced start time has come."""
+    tournaments whose announced start time has come."""
     taken = services.deadlines_sweep()
-    services.events_start_due()
+    services.tournaments_start_due()
     return taken
 
 
@@ -53,6 +53,13 @@ def purge() -> int:
 
 
 @shared_task(acks_late=True, ignore_result=True)
+def tournament_round_ended(match_id: str) -> bool:
+    """A round of a tournament ended: its result, then the next round or the prizes (once)."""
+    return services.tournament_round_ended(match_id=match_id)
+
+
+@shared_task(acks_late=True, ignore_result=True, name="games.tasks.event_round_ended")
 def event_round_ended(match_id: str) -> bool:
-    """A round of an event ended: its result, then the next round or the prizes (once)."""
-    return services.event_round_ended(match_id=match_id)
+    """The same task under its name before tournaments were called tournaments, for the
+    messages a server sent before it was upgraded (nothing sends it any more)."""
+    return services.tournament_round_ended(match_id=match_id)

@@ -54,7 +54,7 @@ def test_every_file_outside_the_engine_that_names_every_game_is_in_the_guide():
                 continue
             if names_every_game(path.read_text(errors="replace")):
                 tables.append(rel)
-    assert "api/play/matches.py" in tables  # the search finds the tables it should
+    assert "api/play/actions.py" in tables  # the search finds the tables it should
     assert sorted(set(tables) - named_paths()) == []
 
 
@@ -90,6 +90,9 @@ def test_every_game_has_what_the_guide_lists(game):
 
     rules = registry.get(game)
     assert rules.game_id == game
+    for options in rules.option_examples:  # every option it plays with is declared
+        for key in options:
+            assert rules.option(key).key == key
     for table in (matches.OPTIONS_IN, matches.GAME_COMPONENT):
         assert game in table
     for table in (schemas.OPTIONS, schemas.PUBLIC, schemas.PRIVATE, schemas.STAT_KEYS):
@@ -101,6 +104,7 @@ def test_every_game_has_what_the_guide_lists(game):
         f"games/engine/{game}/sample.py",
         f"games/engine/{game}/bots.py",
         f"games/engine/{game}/expert.py",
+        f"api/rest/openapi/games/{game}.py",
         f"docs/rules/{game}.md",
         f"tests/engine/test_{game}.py",
         f"web/static/web/games/{game}.js",

@@ -11,12 +11,13 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from accounts import services as accounts
+from api.play.matches import options_summary
 from api.play.moves import THROTTLE_SCOPE, submit_move
 from fibserver.errors import Invalid
 from games import services
 
-from . import event_types as ev
 from . import inputs
+from . import tournament_types as ev
 from .args import MatchID, SeatArg, view_of
 from .context import context_of, require_user, throttle
 from .types import (
@@ -40,7 +41,9 @@ class CreateMatchInput:
     game: Game
     seats: int
     options: JSON | None = strawberry.field(
-        default=None, description="The game's options, as in REST (docs/rules.md)."
+        default=None,
+        description="The game's options as a JSON object, as in REST (docs/rules.md): "
+        + options_summary(),
     )
     visibility: Visibility | None = None
     time_control: TimeControl | None = None
@@ -53,13 +56,40 @@ class CreateMatchInput:
     )
 
 
-def _event_command(
+def _tournament_command(
     info: Info, id: strawberry.ID, command: Callable[..., object]
-) -> ev.DiceEvent | None:
-    """Run one of an event's commands as the caller, then answer with the event as they see it."""
+) -> ev.TournamentType | None:
+    """Run one of a tournament's commands as the caller, then answer with the tournament as they
+    see it."""
     user = require_user(info)
-    command(event_id=id, user=user)
+    command(tournament_id=id, user=user)
     return ev.detail(id, user)
+
+
+def _create(info: Info, input: ev.CreateTournamentInput) -> ev.TournamentType | None:
+    user = require_user(info)
+    tournament = services.tournament_create(user=user, **input.validated())
+    return ev.detail(tournament.pk, user)
+
+
+def _register(info: Info, id: strawberry.ID) -> ev.TournamentType | None:
+    return _tournament_command(info, id, services.tournament_register)
+
+
+def _unregister(info: Info, id: strawberry.ID) -> ev.TournamentType | None:
+    return _tournament_command(info, id, services.tournament_unregister)
+
+
+def _start(info: Info, id: strawberry.ID) -> ev.TournamentType | None:
+    return _tournament_command(info, id, services.tournament_start)
+
+
+def _next_round(info: Info, id: strawberry.ID) -> ev.TournamentType | None:
+    return _tournament_command(info, id, services.tournament_next_round)
+
+
+def _short_format(info: Info, id: strawberry.ID) -> ev.TournamentType | None:
+    return _tournament_command(info, id, services.tournament_switch_short)
 
 
 @strawberry.type
@@ -164,31 +194,41 @@ class Mutation:
         )
         return view_of(match.pk, user)
 
-    @strawberry.mutation(description="Create a Fibber's Dice event; you are its host.")
-    def create_dice_event(self, info: Info, input: ev.CreateEventInput) -> ev.DiceEvent | None:
-        user = require_user(info)
-        event = services.event_create(user=user, **input.validated())
-        return ev.detail(event.pk, user)
-
-    @strawberry.mutation(description="Register (a late entrant may join the running match).")
-    def register_for_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
-        return _event_command(info, id, services.event_register)
-
-    @strawberry.mutation(description="Withdraw before the event starts.")
-    def unregister_from_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
-        return _event_command(info, id, services.event_unregister)
-
-    @strawberry.mutation(description="The host starts the event.")
-    def start_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
-        return _event_command(info, id, services.event_start)
-
-    @strawberry.mutation(description="The host starts the next round once the last has ended.")
-    def start_next_round(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
-        return _event_command(info, id, services.event_next_round)
-
-    @strawberry.mutation(description="The host switches to the short format before round 3.")
-    def switch_event_to_short_format(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
-        return _event_command(info, id, services.event_switch_short)
+    create_tournament: ev.TournamentType | None = strawberry.mutation(
+        resolver=_create, description="Create a Fibber's Dice tournament; you are its host."
+    )
+    register_for_tournament: ev.TournamentType | None = strawberry.mutation(
+        resolver=_register, description="Register (a late entrant may join the running match)."
+    )
+    unregister_from_tournament: ev.TournamentType | None = strawberry.mutation(
+        resolver=_unregister, description="Withdraw before the tournament starts."
+    )
+    start_tournament: ev.TournamentType | None = strawberry.mutation(
+        resolver=_start, description="The host starts the tournament."
+    )
+    start_next_round: ev.TournamentType | None = strawberry.mutation(
+        resolver=_next_round, description="The host starts the next round once the last has ended."
+    )
+    switch_tournament_to_short_format: ev.TournamentType | None = strawberry.mutation(
+        resolver=_short_format,
+        description="The host switches to the short format before round 3.",
+    )
+    # The tournaments' earlier names, kept for clients written then.
+    create_dice_event: ev.TournamentType | None = strawberry.mutation(
+        resolver=_create, deprecation_reason="Use `createTournament`."
+    )
+    register_for_event: ev.TournamentType | None = strawberry.mutation(
+        resolver=_register, deprecation_reason="Use `registerForTournament`."
+    )
+    unregister_from_event: ev.TournamentType | None = strawberry.mutation(
+        resolver=_unregister, deprecation_reason="Use `unregisterFromTournament`."
+    )
+    start_event: ev.TournamentType | None = strawberry.mutation(
+        resolver=_start, deprecation_reason="Use `startTournament`."
+    )
+    switch_event_to_short_format: ev.TournamentType | None = strawberry.mutation(
+        resolver=_short_format, deprecation_reason="Use `switchTournamentToShortFormat`."
+    )
 
     @strawberry.mutation(description="The host starts with the places filled so far.")
     def start_match(self, info: Info, match_id: MatchID) -> MatchView | None:

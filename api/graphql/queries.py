@@ -19,8 +19,8 @@ from games.access import match_pk
 from games.models import Match
 from games.reads import feeds, lists, replays, views
 
-from . import event_types as ev
 from . import inputs
+from . import tournament_types as ev
 from .args import MatchID, SeatArg
 from .context import caller, require_user
 from .record_types import MatchStats, Replay, ReplayStep
@@ -65,6 +65,22 @@ def _after(qs: QuerySet[Match], cursor: str) -> QuerySet[Match]:
     except Exception:  # not base64, not text, no separator, not a date or not a UUID
         raise Invalid("'after' is not a cursor this server gave.", field="after") from None
     return qs.filter(Q(created_at__lt=created) | Q(created_at=created, pk__lt=pk))
+
+
+def _tournament(info: Info, id: strawberry.ID) -> ev.TournamentType | None:
+    return ev.detail(id, caller(info))
+
+
+def _tournaments(
+    info: Info, status: ev.TournamentStatus | None = None, first: int = 50
+) -> list[ev.TournamentType]:
+    if not 1 <= first <= 200:
+        raise Invalid("'first' must be a whole number between 1 and 200.", field="first")
+    return ev.listed(status, first)
+
+
+def _my_tournament_match(info: Info, id: strawberry.ID) -> ev.TournamentMyMatch | None:
+    return ev.my_match(id, require_user(info))
 
 
 @strawberry.type
@@ -159,24 +175,29 @@ class Query:
         )
         return EventsPage.of(page)
 
-    @strawberry.field(description="A Fibber's Dice event (REST `GET /api/events/{id}/`).")
-    def dice_event(self, info: Info, id: strawberry.ID) -> ev.DiceEvent | None:
-        return ev.detail(id, caller(info))
-
-    @strawberry.field(
-        description="Public events, open and running by default (REST `GET /api/events/`): "
-        "summary fields only (the detail fields are null)."
+    tournament: ev.TournamentType | None = strawberry.field(
+        resolver=_tournament,
+        description="A Fibber's Dice tournament (REST `GET /api/tournaments/{id}/`).",
     )
-    def dice_events(
-        self, info: Info, status: ev.EventStatus | None = None, first: int = 50
-    ) -> list[ev.DiceEvent]:
-        if not 1 <= first <= 200:
-            raise Invalid("'first' must be a whole number between 1 and 200.", field="first")
-        return ev.listed(status, first)
-
-    @strawberry.field(description="Your match in an event now (REST `…/my-match/`).")
-    def my_event_match(self, info: Info, id: strawberry.ID) -> ev.EventMyMatch | None:
-        return ev.my_match(id, require_user(info))
+    tournaments: list[ev.TournamentType] = strawberry.field(
+        resolver=_tournaments,
+        description="Public tournaments, open and running by default (REST "
+        "`GET /api/tournaments/`): summary fields only (the detail fields are null).",
+    )
+    my_tournament_match: ev.TournamentMyMatch | None = strawberry.field(
+        resolver=_my_tournament_match,
+        description="Your match in a tournament now (REST `…/my-match/`).",
+    )
+    # The tournaments' earlier names, kept for clients written then.
+    dice_event: ev.TournamentType | None = strawberry.field(
+        resolver=_tournament, deprecation_reason="Use `tournament`."
+    )
+    dice_events: list[ev.TournamentType] = strawberry.field(
+        resolver=_tournaments, deprecation_reason="Use `tournaments`."
+    )
+    my_event_match: ev.TournamentMyMatch | None = strawberry.field(
+        resolver=_my_tournament_match, deprecation_reason="Use `myTournamentMatch`."
+    )
 
     @strawberry.field(description="The complete record once the match has finished.")
     def replay(self, info: Info, match_id: MatchID) -> Replay | None:

@@ -14,9 +14,7 @@ from rest_framework import serializers
 from fibserver.errors import Invalid
 from games.engine import registry
 from games.engine.bots import bot_levels
-from games.engine.fabfib.rules import START_LIFE
-from games.engine.fibber.state import MAX_PLAYS, MAX_PLAYS_RANGE, VARIANTS
-from games.engine.fibbers_dice.rules import MAX_POINTS, MIN_POINTS
+from games.engine.options import Option
 from games.models import Match
 from games.timecontrol import TIME_CONTROLS
 
@@ -32,62 +30,68 @@ from .fields import (
 from .queries import MAX_SEATS, seat_span
 
 
-class FabfibOptionsIn(StrictInput):
-    life = StrictIntegerField(
-        min_value=1,
-        max_value=30,
-        required=False,
-        help_text=f"Starting life (default {START_LIFE}).",
-    )
+def component_stem(game: str) -> str:
+    """``fibbers_dice`` -> ``FibbersDice``: the stem of a game's schema component names."""
+    return "".join(part.capitalize() for part in game.split("_"))
 
 
-class FibberOptionsIn(StrictInput):
-    variant = StrictChoiceField(
-        list(VARIANTS), component="FibberVariant", required=False, help_text="Default `standard`."
-    )
-    max_plays = StrictIntegerField(
-        min_value=MAX_PLAYS_RANGE[0],
-        max_value=MAX_PLAYS_RANGE[1],
-        required=False,
-        help_text=f"Standard rules only (422 with `easy`): resolved plays before the safety end "
-        f"(default {MAX_PLAYS}).",
-    )
+GAME_COMPONENT = {game: component_stem(game) for game in registry.game_ids()}
 
 
-class FibbersDiceOptionsIn(StrictInput):
-    points = StrictIntegerField(
-        min_value=MIN_POINTS,
-        max_value=MAX_POINTS,
-        required=False,
-        help_text="Starting points (default by table size: 3 up to 5 seats, 2 for 6–7, 1 for 8+).",
-    )
+def option_help(option: Option) -> str:
+    """What a match's creator reads of an option: what it is, when it applies, its default."""
+    text = option.about
+    if option.note:
+        text = f"{option.note}: {text[0].lower()}{text[1:]}"
+    default = option.default_text()
+    return f"{text} (default {default})." if default else f"{text}."
 
 
-class SkullOptionsIn(StrictInput):
-    two_sets = StrictBooleanField(
-        required=False, help_text="Two sets of cards: 7 to 12 seats (without it 3 to 6)."
-    )
-    two_tribes = StrictBooleanField(
-        required=False,
-        help_text="Each person plays two seats on opposite sides (an even number of seats).",
-    )
+def option_field(game: str, option: Option) -> serializers.Field:
+    """The request field of one of a game's options, from its declaration in the engine."""
+    common: dict[str, Any] = {"required": False, "help_text": option_help(option)}
+    if option.kind is bool:
+        return StrictBooleanField(**common)
+    if option.kind is int:
+        return StrictIntegerField(min_value=option.lo, max_value=option.hi, **common)
+    component = GAME_COMPONENT[game] + component_stem(option.key)
+    return StrictChoiceField(list(option.choices), component=component, **common)
 
 
-OPTIONS_IN: dict[str, type[StrictInput]] = {
-    "fabfib": FabfibOptionsIn,
-    "fibber": FibberOptionsIn,
-    "fibbers_dice": FibbersDiceOptionsIn,
-    "skull": SkullOptionsIn,
-}
-GAME_COMPONENT = {
-    "fabfib": "Fabfib",
-    "fibber": "Fibber",
-    "fibbers_dice": "FibbersDice",
-    "skull": "Skull",
-}
-SEATS_NOTE = {
-    "skull": " 7 to 12 seats need `two_sets`, and `two_tribes` an even number (else 422).",
-}
+def _options_in(game: str) -> type[StrictInput]:
+    """A game's options as a creator may send them (every option the engine declares but those
+    only the server sets)."""
+    rules = registry.get(game)
+    fields: dict[str, Any] = {
+        option.key: option_field(game, option) for option in rules.options if not option.server_only
+    }
+    name = f"{GAME_COMPONENT[game]}OptionsIn"
+    return type(name, (StrictInput,), {**fields, "__module__": __name__})
+
+
+OPTIONS_IN: dict[str, type[StrictInput]] = {game: _options_in(game) for game in registry.game_ids()}
+
+
+def options_summary() -> str:
+    """Every game's options in one line each, from the engine's declarations (GraphQL's
+    ``options`` argument, a JSON object, is described with it)."""
+    lines = []
+    for game in registry.game_ids():
+        rules = registry.get(game)
+        shown = [o for o in rules.options if not o.server_only]
+        parts = [f"`{o.key}` ({_domain(o)}): {option_help(o)}" for o in shown]
+        lines.append(f"{game}: " + (" ".join(parts) if parts else "none."))
+    return " ".join(lines)
+
+
+def _domain(option: Option) -> str:
+    if option.kind is bool:
+        return "true or false"
+    if option.kind is int:
+        return f"{option.lo}–{option.hi}"
+    return " or ".join(f"`{choice}`" for choice in option.choices)
+
+
 ALL_BOT_LEVELS = sorted({level for game in registry.game_ids() for level in bot_levels(game)})
 SECONDS_MAX = max(control.max_seconds for control in TIME_CONTROLS.values())
 
@@ -136,7 +140,8 @@ def _create_variant(game: str) -> type[MatchCreateBase]:
         "seats": StrictIntegerField(
             min_value=lo,
             max_value=hi,
-            help_text=f"{rules.name}: {lo} to {hi} seats." + SEATS_NOTE.get(game, ""),
+            help_text=f"{rules.name}: {lo} to {hi} seats."
+            + (f" {rules.seats_note}" if rules.seats_note else ""),
             error_messages={"min_value": played_by, "max_value": played_by},
         ),
         "options": OPTIONS_IN[game](required=False),

@@ -28,27 +28,28 @@ from .fields import (
     validate,
 )
 
-#: Options only an event sets on its rounds (docs/events.md), never a match's creator.
-EVENT_OPTIONS = frozenset({"event"})
+#: Options only a tournament sets on its rounds (docs/tournaments.md), never a match's creator.
+TOURNAMENT_OPTIONS = frozenset({"tournament"})
 
 
-def _seat_ranges(rules: Rules[Any], *, events: bool = False) -> list[tuple[int, int]]:
+def _seat_ranges(rules: Rules[Any], *, tournaments: bool = False) -> list[tuple[int, int]]:
     return [
         rules.seat_range(options)
         for options in rules.option_examples
-        if events or not EVENT_OPTIONS & set(options)
+        if tournaments or not TOURNAMENT_OPTIONS & set(options)
     ]
 
 
-def seat_span(rules: Rules[Any], *, events: bool = False) -> tuple[int, int]:
+def seat_span(rules: Rules[Any], *, tournaments: bool = False) -> tuple[int, int]:
     """The fewest and most seats a match of the game can be created with, over all its
-    options; ``events``: also the rounds of events (Fibber's Dice event rounds seat 64)."""
-    ranges = _seat_ranges(rules, events=events)
+    options; ``tournaments``: also the rounds of tournaments (Fibber's Dice tournament rounds
+    seat 64)."""
+    ranges = _seat_ranges(rules, tournaments=tournaments)
     return min(lo for lo, _ in ranges), max(hi for _, hi in ranges)
 
 
-#: Every seat position a match can have (an event round of Fibber's Dice seats 64).
-MAX_SEATS = max(seat_span(rules, events=True)[1] for rules in registry.all_rules())
+#: Every seat position a match can have (a tournament round of Fibber's Dice seats 64).
+MAX_SEATS = max(seat_span(rules, tournaments=True)[1] for rules in registry.all_rules())
 SEAT_MAX = MAX_SEATS - 1
 
 
@@ -149,10 +150,10 @@ class RequiredGameQuery(serializers.Serializer):
     game = StrictChoiceField(registry.game_ids(), component="Game", help_text="The game.")
 
 
-class EventListQuery(serializers.Serializer):
+class TournamentListQuery(serializers.Serializer):
     status = StrictChoiceField(
         [Tournament.Status.OPEN, Tournament.Status.RUNNING, Tournament.Status.FINISHED],
-        component="EventStatus",
+        component="TournamentStatus",
         required=False,
         help_text="Only events in this status (default: open and running).",
     )

@@ -1,13 +1,14 @@
-"""The requests of Fibber's Dice events (docs/events.md): a new event, strict as a new match."""
+"""The requests of Fibber's Dice tournaments (docs/tournaments.md): a new tournament, strict as
+a new match."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.engine.fibbers_dice.events import FORMATS
 from games.engine.fibbers_dice.rules import MAX_POINTS, MIN_POINTS
+from games.engine.fibbers_dice.tournament import FORMATS
 from games.models import Match
-from games.services.events import MAX_DOOR_PRIZES
+from games.services.tournaments import MAX_DOOR_PRIZES
 
 from .fields import (
     StrictBooleanField,
@@ -28,10 +29,10 @@ class StrictDateTimeField(serializers.DateTimeField):
         return super().to_internal_value(value)
 
 
-class EventCreateIn(StrictInput):
-    """Create a Fibber's Dice event."""
+class TournamentCreateIn(StrictInput):
+    """Create a Fibber's Dice tournament."""
 
-    name = StrictCharField(max_length=100, help_text="The event's name.")
+    name = StrictCharField(max_length=100, help_text="The tournament's name.")
     visibility = StrictChoiceField(
         Match.Visibility.values,
         component="Visibility",
@@ -42,12 +43,13 @@ class EventCreateIn(StrictInput):
         required=False,
         allow_null=True,
         default=None,
-        help_text="When the event starts by itself (at the first sweep after it, once 2 players "
-        'are registered; the host may start it earlier); null or absent: "start when I say".',
+        help_text="When the tournament starts by itself (at the first sweep after it, once 2 "
+        "players are registered; the host may start it earlier); null or absent: "
+        '"start when I say".',
     )
     time_control = StrictChoiceField(
         [Match.TimeControl.LIVE, Match.TimeControl.ASYNC],
-        component="EventTimeControl",
+        component="TournamentTimeControl",
         default="live",
         help_text="The rounds' time control: `live` (75 s per decision) or `async` (24 h).",
     )
@@ -70,7 +72,7 @@ class EventCreateIn(StrictInput):
     )
     format = StrictChoiceField(
         list(FORMATS),
-        component="EventFormat",
+        component="TournamentFormat",
         default="standard",
         help_text="`standard`: 4 qualifying rounds and a final; `short`: 3 and a final.",
     )

@@ -157,7 +157,7 @@ class UpgradeView(APIView):
         tags=[TAG],
         operation_id="auth_upgrade",
         summary="Upgrade the calling guest to a full account",
-        description="Same user id, so every match and event stays theirs. The guest's token "
+        description="Same user id, so every match and tournament stays theirs. The guest's token "
         "keeps working and is repeated in the response. Not a guest → `409 not_a_guest`.",
         request=UpgradeIn,
         responses=r.answers(

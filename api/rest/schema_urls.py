@@ -14,5 +14,5 @@ urlpatterns = [
     path("api/matches/<str:match_id>/", v.MatchDetailView.as_view(), name="match-detail"),
     path("api/", include("api.rest.match_urls")),
     path("api/", include("api.rest.stats_urls")),
-    path("api/", include("api.rest.event_urls")),
+    path("api/", include("api.rest.tournament_urls")),
 ]

@@ -1,6 +1,6 @@
-"""Recompute an event's door-prize draw from its published raffle (docs/events.md).
+"""Recompute a tournament's door-prize draw from its published raffle (docs/tournaments.md).
 
-    curl -s "$B/api/events/$EV/raffle/" > raffle.json
+    curl -s "$B/api/tournaments/$EV/raffle/" > raffle.json
     python3 docs/examples/verify_raffle.py raffle.json [COMMITMENT]
 
 Standard library only: it trusts nothing of the server's code. It checks that the revealed seed

@@ -22,38 +22,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
+from .errors import EngineError, IllegalAction, InvalidOptions, NotYourTurn
+from .options import Option, declared
 from .rng import Rng
 
 JSON = dict[str, Any]
 Action = dict[str, Any]
-
-
-class EngineError(Exception):
-    """Base class for errors the engine reports to a caller."""
-
-    code = "engine_error"
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class IllegalAction(EngineError):
-    """The action is not legal now. ``reason`` is safe to show to the acting seat."""
-
-    code = "illegal_action"
-
-
-class NotYourTurn(IllegalAction):
-    """The seat has no decision to make right now."""
-
-    code = "not_your_turn"
-
-
-class InvalidOptions(EngineError):
-    """The match options or seat count are not acceptable for this game."""
-
-    code = "invalid_options"
 
 
 # --- Legal-action domains -------------------------------------------------------------
@@ -308,6 +282,11 @@ class Rules(ABC, Generic[S]):
     state_class: type[S]
     #: Options worth exercising in contract tests, simulations and docs (variants).
     option_examples: ClassVar[list[JSON]] = [{}]
+    #: The game's options, declared once (:mod:`.options`): the engine checks them with these,
+    #: the API documents and checks requests with them.
+    options: ClassVar[tuple[Option, ...]] = ()
+    #: What the seat count depends on, in words, where options change it (else "").
+    seats_note: ClassVar[str] = ""
     #: The game's bluff boards (ids of :data:`BLUFF_BOARDS`): board -> (numerator, denominator),
     #: each a key of :meth:`stats` or a tuple of keys that are summed. A board the game's
     #: statistics cannot express is left out.
@@ -396,6 +375,10 @@ class Rules(ABC, Generic[S]):
         """The next seat clockwise from ``seat`` that is still in the game."""
         return next_clockwise(state.seats, seat, lambda s: self.alive(state, s))
 
+    def option(self, key: str) -> Option:
+        """The game's declaration of option ``key`` (:attr:`options`)."""
+        return declared(self.options, key)
+
     def refuse_unknown_options(self, options: JSON) -> None:
         """What is left of ``options`` once the known ones were taken is refused, by name."""
         if options:
@@ -446,7 +429,7 @@ class Rules(ABC, Generic[S]):
             return []
         return self._legal_actions(state, seat)
 
-    # Late entry (Fibber's Dice events): a seat added to a running match -----------------
+    # Late entry (Fibber's Dice tournaments): a seat added to a running match ------------
 
     def late_entry_closed(self, state: S) -> str | None:
         """Why no seat can be added to ``state`` now (``None``: a late entrant may join).

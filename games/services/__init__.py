@@ -9,7 +9,8 @@
 - :mod:`.sink`         where a step's writes go: the ORM, or one statement (:mod:`.optimistic`);
 - :mod:`.clock`        bot turns, takeovers after a deadline, the sweep;
 - :mod:`.finisher`     every end of a match;
-- :mod:`.events`       Fibber's Dice events: registration, rounds, prizes (docs/events.md);
+- :mod:`.tournaments`  Fibber's Dice tournaments: registration, rounds, prizes
+                       (docs/tournaments.md);
 - :mod:`.results`      the end-of-match work, exactly once per match: careers, ratings,
                        rating history and leaderboards (their rules in :mod:`.tally`);
 - :mod:`.rebuild`      the same aggregates rebuilt from the whole match history;
@@ -27,16 +28,6 @@ on commit. Errors are :class:`fibserver.errors.AppError`.
 from .actions import action_submit
 from .clock import bot_act, deadline_expire, deadlines_sweep
 from .common import db_now
-from .events import (
-    event_create,
-    event_next_round,
-    event_register,
-    event_round_ended,
-    event_start,
-    event_switch_short,
-    event_unregister,
-    events_start_due,
-)
 from .finisher import match_abort, match_finish
 from .housekeeping import idempotency_purge
 from .lobby import (
@@ -50,6 +41,16 @@ from .lobby import (
 from .optimistic import action_submit_optimistic
 from .rebuild import stats_rebuild
 from .results import match_record_results
+from .tournaments import (
+    tournament_create,
+    tournament_next_round,
+    tournament_register,
+    tournament_round_ended,
+    tournament_start,
+    tournament_switch_short,
+    tournament_unregister,
+    tournaments_start_due,
+)
 
 __all__ = [
     "action_submit",
@@ -58,14 +59,6 @@ __all__ = [
     "db_now",
     "deadline_expire",
     "deadlines_sweep",
-    "event_create",
-    "event_next_round",
-    "event_register",
-    "event_round_ended",
-    "event_start",
-    "event_switch_short",
-    "event_unregister",
-    "events_start_due",
     "idempotency_purge",
     "match_abort",
     "match_add_bots",
@@ -77,4 +70,12 @@ __all__ = [
     "match_record_results",
     "match_start",
     "stats_rebuild",
+    "tournament_create",
+    "tournament_next_round",
+    "tournament_register",
+    "tournament_round_ended",
+    "tournament_start",
+    "tournament_switch_short",
+    "tournament_unregister",
+    "tournaments_start_due",
 ]

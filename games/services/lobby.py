@@ -266,7 +266,7 @@ def match_create_seated(
     decision_seconds: int | None,
 ) -> Match:
     """A match with ``users`` in seats 0..n-1, in that order, started at once (a round of an
-    event, docs/events.md). The host manages it whether seated or not. The caller holds the
+    event, docs/tournaments.md). The host manages it whether seated or not. The caller holds the
     transaction."""
     _rules, normalized, seconds = _check_seated(
         game, len(users), options, time_control, decision_seconds

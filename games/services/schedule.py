@@ -146,12 +146,12 @@ def results(match_id: MatchId) -> None:
         _task("record_results")(*args)
 
 
-def event_round(match_id: MatchId) -> None:
-    """The end-of-round work of an event's match (docs/events.md)."""
+def tournament_round(match_id: MatchId) -> None:
+    """The end-of-round work of a tournament's match (docs/tournaments.md)."""
     args = (str(match_id),)
     if mode() == "celery":
-        current_app.send_task(TASK_PREFIX + "event_round_ended", args)
+        current_app.send_task(TASK_PREFIX + "tournament_round_ended", args)
     elif mode() == "embedded":
-        local_queue.put("event_round_ended", args)
+        local_queue.put("tournament_round_ended", args)
     else:
-        _task("event_round_ended")(*args)
+        _task("tournament_round_ended")(*args)

@@ -19,7 +19,7 @@ from games.models import Event, Match
 
 class Player:
     #: An event this player hosts, when a test made one (the hostile battery).
-    event_id: str = ""
+    tournament_id: str = ""
 
     def __init__(self, name: str = "") -> None:
         self.user, self.token = guest_create(display_name=name or None)

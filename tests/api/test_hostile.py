@@ -57,7 +57,7 @@ BAD_PATH_VALUES = {
         "9" * 40,
         "%20",
     ],
-    "event_id": [
+    "tournament_id": [
         "not-a-uuid",
         str(uuid.UUID(int=0)),
         str(uuid.uuid4()),
@@ -265,7 +265,7 @@ class Battery:
             assert name in BAD_PATH_VALUES, f"give the battery sample values for <{name}>"
         good = {
             "match_id": self.match_id,
-            "event_id": self.player.event_id,
+            "tournament_id": self.player.tournament_id,
             "game": "fabfib",
             "player_id": str(self.player.user.pk),
             "n": "0",
@@ -343,7 +343,7 @@ def arena(monkeypatch: pytest.MonkeyPatch) -> tuple[Player, str]:
     player = Player("Battery")
     match = player.create(game="fabfib", seats=3, bots=["random", "random"])
     Player("Host").create(game="fabfib", seats=3)
-    player.event_id = player.post("/api/events/", {"name": "Battery night"}).json()["id"]
+    player.tournament_id = player.post("/api/tournaments/", {"name": "Battery night"}).json()["id"]
     return player, match["id"]
 
 

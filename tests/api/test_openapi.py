@@ -235,7 +235,7 @@ def test_path_ids_are_uuids_and_anything_else_is_a_json_404():
     expected = {
         "match_id": {"type": "string", "format": "uuid"},
         "n": {"type": "integer", "minimum": 0},
-        "event_id": {"type": "string", "format": "uuid"},
+        "tournament_id": {"type": "string", "format": "uuid"},
         "player_id": {"type": "integer"},
         "game": {"type": "string", "enum": registry.game_ids()},
     }

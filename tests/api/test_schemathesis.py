@@ -68,8 +68,8 @@ EXPECTED_REFUSALS: dict[str, dict[int, str]] = {
     # What one field means for another (bots that fit the table, solo is you and bots,
     # decision_seconds per time control, Skull's seat counts per option): 422 invalid_options.
     "matches_create": {422: "invalid_options"},
-    # The same for an event's rounds: decision_seconds per time control.
-    "events_create": {422: "invalid_options"},
+    # The same for a tournament's rounds: decision_seconds per time control.
+    "tournaments_create": {422: "invalid_options"},
     # A well-formed action the game's rules do not allow right now: 422 illegal_action (or an
     # Idempotency-Key reused for another request: 422 idempotency_key_reused).
     "matches_actions_create": {422: "illegal_action"},
@@ -103,7 +103,7 @@ def refusals_are_the_documented_ones(ctx: Any, response: Any, case: Any) -> None
     fields = set(error.get("fields", {}))
     if operation_id == "auth_login":
         assert error["code"] == "invalid_credentials", error
-    elif operation_id in ("matches_create", "events_create"):
+    elif operation_id in ("matches_create", "tournaments_create"):
         assert error["code"] == "invalid_options", error
     elif operation_id == "matches_actions_create":
         assert error["code"] in ("illegal_action", "idempotency_key_reused"), error

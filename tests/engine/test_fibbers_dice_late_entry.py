@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from games.engine import registry
 from games.engine.bots import random_action
 from games.engine.core import EngineError, IllegalAction, InvalidOptions
-from games.engine.fibbers_dice.rules import EVENT_ROUND, EVENT_SINGLE, RESPOND
+from games.engine.fibbers_dice.rules import RESPOND, TOURNAMENT_ROUND, TOURNAMENT_SINGLE
 from games.engine.replay import Recorder, verify
 from games.engine.rng import seed_from_int
 
@@ -22,7 +22,7 @@ from .helpers import serialize
 from .test_no_leak import BAD_ACTIONS, error_of
 
 RULES = registry.get("fibbers_dice")
-SINGLE = {"event": EVENT_SINGLE}
+SINGLE = {"tournament": TOURNAMENT_SINGLE}
 
 
 def new(seats=3, options=SINGLE, seed=1):
@@ -197,11 +197,13 @@ def test_d_the_late_entrant_plays_when_the_turn_reaches_their_seat():
     assert RULES.to_act(RULES.add_seat(other).state) == [0]
 
 
-@pytest.mark.parametrize("options", [{}, {"points": 2}, {"event": EVENT_ROUND, "points": 1}])
+@pytest.mark.parametrize(
+    "options", [{}, {"points": 2}, {"tournament": TOURNAMENT_ROUND, "points": 1}]
+)
 def test_only_a_single_round_event_match_takes_late_entrants(options):
     state = new(4, options)
     assert RULES.late_entry_closed(state) is not None
-    with pytest.raises(IllegalAction, match="single-round event"):
+    with pytest.raises(IllegalAction, match="single-round tournament"):
         RULES.add_seat(state)
     assert "late_entry_open" not in RULES.view(state, 0)["public"]
 
@@ -222,19 +224,19 @@ def test_the_view_says_whether_late_registration_is_open():
 
 
 def test_d_an_event_round_seats_up_to_64_players_ordinary_matches_keep_2_to_10():
-    assert RULES.new_game(64, {"event": EVENT_ROUND, "points": 1}, seed_from_int(1)).state
+    assert RULES.new_game(64, {"tournament": TOURNAMENT_ROUND, "points": 1}, seed_from_int(1)).state
     with pytest.raises(InvalidOptions):
-        RULES.new_game(65, {"event": EVENT_ROUND, "points": 1}, seed_from_int(1))
+        RULES.new_game(65, {"tournament": TOURNAMENT_ROUND, "points": 1}, seed_from_int(1))
     for options in ({}, SINGLE):
         with pytest.raises(InvalidOptions):
             RULES.new_game(11, dict(options), seed_from_int(1))
-    with pytest.raises(InvalidOptions, match="'event'"):
-        RULES.new_game(4, {"event": "heats"}, seed_from_int(1))
+    with pytest.raises(InvalidOptions, match="'tournament'"):
+        RULES.new_game(4, {"tournament": "heats"}, seed_from_int(1))
 
 
 def test_a_64_seat_event_round_at_one_point_plays_to_the_end_keeping_every_invariant():
     rng = random.Random(64)
-    state = new(64, {"event": EVENT_ROUND, "points": 1}, seed=9)
+    state = new(64, {"tournament": TOURNAMENT_ROUND, "points": 1}, seed=9)
     assert state.points == [1] * 64
     while not RULES.is_over(state):
         state = act(state, rng)

@@ -12,7 +12,7 @@ import pytest
 
 from games.engine import registry
 from games.engine.bots import random_action
-from games.engine.fibbers_dice.rules import EVENT_SINGLE
+from games.engine.fibbers_dice.rules import TOURNAMENT_SINGLE
 from games.engine.replay import Recorder, Rerun, RerunError, state_after, verify
 from games.engine.rng import seed_from_int
 
@@ -84,7 +84,12 @@ def test_step_json_is_the_engines_views_of_every_seat_and_the_recorded_step(rule
 def test_a_late_entry_is_re_run_with_add_seat():
     rules = registry.get("fibbers_dice")
     record, states = recorded_match(
-        rules, 3, {"event": EVENT_SINGLE}, seed_from_int(8), random.Random(2), join_at=(1,)
+        rules,
+        3,
+        {"tournament": TOURNAMENT_SINGLE},
+        seed_from_int(8),
+        random.Random(2),
+        join_at=(1,),
     )
     assert record["steps"][0]["join"] is True and record["seats"] == 3
     rerun = Rerun(record)

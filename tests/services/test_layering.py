@@ -141,7 +141,7 @@ def test_every_task_the_services_send_by_name_exists():
             func = ast.unparse(node.func)
             if func in {"_task", "local_queue.put"}:
                 sent.add(node.args[0].value)
-    assert sent == {"run_bot_turn", "enforce_deadline", "record_results", "event_round_ended"}
+    assert sent == {"run_bot_turn", "enforce_deadline", "record_results", "tournament_round_ended"}
     for name in sent:
         assert schedule.TASK_PREFIX + name in current_app.tasks, name
 
@@ -154,7 +154,7 @@ def test_services_and_selectors_type_user_match_id_and_rules():
     paths = (
         sorted((ROOT / "games" / "services").glob("*.py"))
         + sorted((ROOT / "games" / "reads").glob("*.py"))
-        + [ROOT / "games" / name for name in ("access.py", "event_selectors.py", "leaderboards.py")]
+        + [ROOT / "games" / name for name in ("access.py", "leaderboards.py")]
     )
     problems = []
     for path in paths:
@@ -178,8 +178,8 @@ def test_services_and_selectors_type_user_match_id_and_rules():
 def test_generic_code_names_no_game_and_no_games_option():
     """Issue 12: what differs by game is a hook on Rules (``places`` for Skull's two tribes),
     not a game's id or one of its own options in the services and readers. The exception is
-    Fibber's Dice events (games/services/events.py, games/event_selectors.py, their models)
-    and the ``event`` option that marks their rounds."""
+    Fibber's Dice tournaments (games/services/tournaments.py, games/reads/tournaments.py, their
+    models) and the ``tournament`` option that marks their rounds."""
     from games.engine import registry
 
     names = set(registry.game_ids())
@@ -187,7 +187,11 @@ def test_generic_code_names_no_game_and_no_games_option():
         for options in rules.option_examples:
             names |= {key for key in options if "_" in key}  # two_tribes, not "points"
     generic = (
-        [p for p in sorted((ROOT / "games" / "services").glob("*.py")) if p.name != "events.py"]
+        [
+            p
+            for p in sorted((ROOT / "games" / "services").glob("*.py"))
+            if p.name != "tournaments.py"
+        ]
         + sorted((ROOT / "games" / "reads").glob("*.py"))
         + [
             ROOT / "games" / name

@@ -228,7 +228,7 @@ def test_an_event_round_of_up_to_64_humans_is_rated_as_openskill_says(humans):
     players = people(humans)
     places = list(range(humans, 0, -1))
     match = finished_match(
-        "fibbers_dice", list(players), places, options={"event": "round", "points": 1}
+        "fibbers_dice", list(players), places, options={"tournament": "round", "points": 1}
     )
     assert services.match_record_results(match_id=match.pk)
     want = expected([float(p) for p in places])

@@ -22,8 +22,8 @@ from ..core import (
     one_of,
     redraw_secrets,
     subset_of,
-    whole_number_option,
 )
+from ..options import Option
 from ..rng import Rng
 from . import cards as C
 
@@ -83,11 +83,13 @@ class FabFib(Rules[FabFibState]):
 
     # --- Set-up ------------------------------------------------------------------------
 
+    options = (Option("life", "Starting life", int, default=START_LIFE, lo=1, hi=30),)
+
     def normalize_options(self, seats: int, options: JSON) -> JSON:
         self.check_seats(seats, options)
-        life = options.pop("life", START_LIFE)
+        life = self.option("life").take(options)
         self.refuse_unknown_options(options)
-        return {"life": whole_number_option("life", life, 1, 30)}
+        return {"life": life}
 
     def _setup(
         self, seats: int, options: JSON, seed: str, rng: Rng, events: list[Event]

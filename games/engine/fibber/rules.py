@@ -29,8 +29,8 @@ from ..core import (
     entry,
     redraw_secrets,
     subset_of,
-    whole_number_option,
 )
+from ..options import Option
 from ..rng import Rng
 from . import cards as C
 from .easy import EasyRules
@@ -65,15 +65,27 @@ class Fibber(EasyRules, Rules[FibberState]):
 
     # --- Set-up ------------------------------------------------------------------------
 
+    options = (
+        Option("variant", "The rules", str, default=STANDARD, choices=VARIANTS),
+        Option(
+            "max_plays",
+            "Resolved plays before the safety end",
+            int,
+            default=MAX_PLAYS,
+            lo=MAX_PLAYS_RANGE[0],
+            hi=MAX_PLAYS_RANGE[1],
+            variants=(STANDARD,),
+            note="Standard rules only (422 with `easy`)",
+        ),
+    )
+
     def normalize_options(self, seats: int, options: JSON) -> JSON:
         self.check_seats(seats, options)
-        variant = options.pop("variant", STANDARD)
-        if variant not in VARIANTS:
-            raise InvalidOptions('\'variant\' must be "standard" or "easy".')
+        variant = self.option("variant").take(options)
         out: JSON = {"variant": variant}
-        if variant == STANDARD:
-            max_plays = options.pop("max_plays", MAX_PLAYS)
-            out["max_plays"] = whole_number_option("max_plays", max_plays, *MAX_PLAYS_RANGE)
+        max_plays = self.option("max_plays")
+        if max_plays.applies_to(variant):
+            out["max_plays"] = max_plays.take(options)
         elif "max_plays" in options:
             raise InvalidOptions("'max_plays' applies to the standard rules only.")
         self.refuse_unknown_options(options)

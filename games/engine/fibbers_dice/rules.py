@@ -18,26 +18,28 @@ from ..core import (
     Action,
     BaseState,
     Event,
-    InvalidOptions,
     Rules,
     elimination_placements,
     entry,
     one_of,
     redraw_secrets,
-    whole_number_option,
 )
+from ..options import CHOSEN, Option
 from ..rng import Rng
 from . import scores as S
 
 MIN_POINTS, MAX_POINTS = 1, 10
 
-#: Event matches (RULES.md "Fibber's Dice events"): the ``event`` option. A single-round event
-#: takes late entrants; an event round of a multi-round event may seat up to 64 (D).
-EVENT_SINGLE, EVENT_ROUND = "single", "round"
-EVENT_KINDS = (EVENT_SINGLE, EVENT_ROUND)
-#: The most seats of an ordinary match, of a single-round event (late entrants included) and
-#: of an event round.
-TABLE_MAX, EVENT_ROUND_MAX = 10, 64
+#: Tournament matches (docs/tournaments.md): the ``tournament`` option, set by the tournament. A
+#: single-round tournament takes late entrants; a round of a tournament of several rounds may
+#: seat up to 64 (D).
+TOURNAMENT_SINGLE, TOURNAMENT_ROUND = "single", "round"
+TOURNAMENT_KINDS = (TOURNAMENT_SINGLE, TOURNAMENT_ROUND)
+#: The option's name before tournaments were called tournaments; still read (old records).
+LEGACY_TOURNAMENT_KEY = "event"
+#: The most seats of an ordinary match, of a single-round tournament (late entrants included)
+#: and of a tournament round.
+TABLE_MAX, TOURNAMENT_ROUND_MAX = 10, 64
 
 STAT_KEYS = (
     "announcements",
@@ -104,27 +106,48 @@ class FibbersDice(Rules[FibbersDiceState]):
     option_examples = [
         {},
         {"points": 1},
-        {"event": EVENT_SINGLE},
-        {"event": EVENT_ROUND, "points": 1},
+        {"tournament": TOURNAMENT_SINGLE},
+        {"tournament": TOURNAMENT_ROUND, "points": 1},
     ]
 
     # --- Set-up ------------------------------------------------------------------------
 
     def seat_range(self, options: JSON) -> tuple[int, int]:
-        if options.get("event") == EVENT_ROUND:
-            return self.min_seats, EVENT_ROUND_MAX
+        if options.get("tournament") == TOURNAMENT_ROUND:
+            return self.min_seats, TOURNAMENT_ROUND_MAX
         return self.min_seats, self.max_seats
 
+    options = (
+        Option(
+            "points",
+            "Starting points",
+            int,
+            default=CHOSEN,
+            lo=MIN_POINTS,
+            hi=MAX_POINTS,
+            default_about="by table size: 3 up to 5 seats, 2 for 6–7, 1 for 8+",
+        ),
+        Option(
+            "tournament",
+            "A round of a tournament (docs/tournaments.md), set by the tournament: `single` takes "
+            "late entrants, `round` seats up to 64",
+            str,
+            choices=TOURNAMENT_KINDS,
+            server_only=True,
+        ),
+    )
+
     def normalize_options(self, seats: int, options: JSON) -> JSON:
-        event = options.pop("event", None)
-        if event is not None and event not in EVENT_KINDS:
-            raise InvalidOptions(f"'event' must be one of: {', '.join(EVENT_KINDS)}.")
-        self.check_seats(seats, {"event": event})
-        points = options.pop("points", default_points(seats))
+        if "tournament" not in options and LEGACY_TOURNAMENT_KEY in options:
+            # the option's earlier name, in records made before it was renamed
+            options["tournament"] = options.pop(LEGACY_TOURNAMENT_KEY)
+        kind = self.option("tournament").take(options)
+        self.check_seats(seats, {"tournament": kind})
+        points = self.option("points").take(options, default_points(seats))
         self.refuse_unknown_options(options)
-        normalized: JSON = {"points": whole_number_option("points", points, MIN_POINTS, MAX_POINTS)}
-        if event is not None:
-            normalized["event"] = event
+        normalized: JSON = {"points": points}
+        if kind is not None:
+            normalized["tournament"] = kind
         return normalized
 
     def _setup(
@@ -147,7 +170,7 @@ class FibbersDice(Rules[FibbersDiceState]):
             eliminated=[],
             last_reveal=None,
             stats=[dict.fromkeys(STAT_KEYS, 0) for _ in range(seats)],
-            turns=[0] * seats if options.get("event") == EVENT_SINGLE else None,
+            turns=[0] * seats if options.get("tournament") == TOURNAMENT_SINGLE else None,
         )
         # First starter: chosen at random (the host's die).
         starter = rng.randbelow(seats, "first_starter")
@@ -363,7 +386,7 @@ class FibbersDice(Rules[FibbersDiceState]):
         is the seat to act again. If the starter is out before that turn (one point, lost in
         their first turn), it can never come: registration closes then."""
         if state.turns is None:
-            return "Only a single-round event match takes late entrants."
+            return "Only a single-round tournament match takes late entrants."
         if state.phase == OVER:
             return "The match is over."
         first = state.first_starter

@@ -28,6 +28,7 @@ from ..core import (
     one_of,
     redraw_secrets,
 )
+from ..options import Option
 from ..rng import Rng
 from . import cards as C
 
@@ -109,12 +110,20 @@ class Skull(Rules[SkullState]):
         """3–6 seats with one set; 7–12 with ``two_sets`` (D)."""
         return (7, 12) if options.get("two_sets") is True else (3, 6)
 
+    options = (
+        Option("two_sets", "Two sets of cards: 7 to 12 seats (without it 3 to 6)", bool, False),
+        Option(
+            "two_tribes",
+            "Each person plays two seats on opposite sides (an even number of seats)",
+            bool,
+            False,
+        ),
+    )
+    seats_note = "7 to 12 seats need `two_sets`, and `two_tribes` an even number (else 422)."
+
     def normalize_options(self, seats: int, options: JSON) -> JSON:
         self.refuse_unknown_options({k: v for k, v in options.items() if k not in OPTION_KEYS})
-        normalized = {key: options.get(key, False) for key in OPTION_KEYS}
-        for key, value in normalized.items():
-            if type(value) is not bool:
-                raise InvalidOptions(f"'{key}' must be true or false.")
+        normalized = {key: self.option(key).take(dict(options)) for key in OPTION_KEYS}
         self.check_seats(seats, normalized)
         if normalized["two_tribes"] and seats % 2:
             raise InvalidOptions(

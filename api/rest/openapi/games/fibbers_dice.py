@@ -75,7 +75,7 @@ DICE_PUBLIC = define(
         },
         {
             "late_entry_open": boolean(
-                "Single-round event matches only: a late entrant may still join."
+                "Single-round tournament matches only: a late entrant may still join."
             )
         },
         description="What everyone sees of a Fibber's Dice match.",

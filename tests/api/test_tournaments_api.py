@@ -1,4 +1,4 @@
-"""The events API (docs/events.md): every operation, its answers fitting the OpenAPI schema,
+"""The events API (docs/tournaments.md): every operation, its answers fitting the OpenAPI schema,
 the host-only checks and a clear 4xx for every misuse; 50 parallel registrations at the close
 on PostgreSQL."""
 
@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from games.engine import registry
 from games.engine.bots import random_action
-from games.engine.fibbers_dice import events as pure
+from games.engine.fibbers_dice import tournament as pure
 from games.engine.replay import verify
 from games.models import Entry, Event, Match, Seat
 from games.reads.replays import read_replay
@@ -51,9 +51,9 @@ def play_out(match_id, players, rng):
 @pytest.fixture
 def event():
     host = Player("Host")
-    created = host.post("/api/events/", {"name": "Dice night", "door_prizes": 2})
+    created = host.post("/api/tournaments/", {"name": "Dice night", "door_prizes": 2})
     assert created.status_code == 201, created.json()
-    assert_fits("EventDetailOut", created.json())
+    assert_fits("TournamentDetailOut", created.json())
     return host, created.json()
 
 
@@ -61,14 +61,14 @@ def test_create_list_detail_and_the_commitment_is_published_at_once(event):
     _host, body = event
     assert body["status"] == "open" and body["registration_open"]
     assert body["raffle"]["seed"] is None and len(body["raffle"]["commitment"]) == 64
-    listed = Player().get("/api/events/").json()
-    assert_fits("EventSummaryPageOut", listed)
+    listed = Player().get("/api/tournaments/").json()
+    assert_fits("TournamentSummaryPageOut", listed)
     assert body["id"] in [e["id"] for e in listed["results"]]
-    assert Player().get("/api/events/?status=finished").json()["count"] == 0
-    assert Player().get("/api/events/?status=nope").status_code == 400
-    detail = Player().get(f"/api/events/{body['id']}/")
+    assert Player().get("/api/tournaments/?status=finished").json()["count"] == 0
+    assert Player().get("/api/tournaments/?status=nope").status_code == 400
+    detail = Player().get(f"/api/tournaments/{body['id']}/")
     assert detail.status_code == 200
-    assert_fits("EventDetailOut", detail.json())
+    assert_fits("TournamentDetailOut", detail.json())
 
 
 def test_create_refuses_what_the_schema_refuses_and_what_the_rules_refuse():
@@ -84,16 +84,16 @@ def test_create_refuses_what_the_schema_refuses_and_what_the_rules_refuse():
         {"name": "x", "starts_at": 12},
         {"name": "x", "door_prizes": -1},
     ):
-        response = me.post("/api/events/", bad)
+        response = me.post("/api/tournaments/", bad)
         assert response.status_code == 400 and code(response) == "invalid", bad
-    response = me.post("/api/events/", {"name": "x", "decision_seconds": 5})
+    response = me.post("/api/tournaments/", {"name": "x", "decision_seconds": 5})
     assert response.status_code == 422
-    assert APIClient().post("/api/events/", {"name": "x"}, format="json").status_code == 401
+    assert APIClient().post("/api/tournaments/", {"name": "x"}, format="json").status_code == 401
 
 
 def test_a_whole_single_round_event_through_the_api_with_a_late_entrant(event):
     host, body = event
-    url = f"/api/events/{body['id']}/"
+    url = f"/api/tournaments/{body['id']}/"
     players = [Player(f"P{i}") for i in range(3)]
     for p in players:
         answer = p.post(url + "register/")
@@ -102,14 +102,14 @@ def test_a_whole_single_round_event_through_the_api_with_a_late_entrant(event):
     assert players[0].post(url + "start/").status_code == 403
     started = host.post(url + "start/")
     assert started.status_code == 200
-    assert_fits("EventDetailOut", started.json())
+    assert_fits("TournamentDetailOut", started.json())
     assert started.json()["single_round"] is True
     assert host.post(url + "start/").status_code == 409
     assert host.post(url + "next-round/").status_code == 409
     assert host.post(url + "short-format/").status_code == 409
     assert players[0].post(url + "unregister/").status_code == 409
     mine = players[1].get(url + "my-match/").json()
-    assert_fits("EventMyMatchOut", mine)
+    assert_fits("TournamentMyMatchOut", mine)
     assert mine["reason"] == "playing" and mine["seat"] == 1
     late = Player("Late")
     joined = late.post(url + "register/")
@@ -120,7 +120,7 @@ def test_a_whole_single_round_event_through_the_api_with_a_late_entrant(event):
     assert late_view["seat_count"] == 4 and late_view["you"]["seats"] == [3]
     play_out(match_id, [*players, late], random.Random(3))
     final = Player().get(url).json()
-    assert_fits("EventDetailOut", final)
+    assert_fits("TournamentDetailOut", final)
     assert final["status"] == "finished" and len(final["prize_picks"]) == 4
     raffle = Player().get(url + "raffle/").json()
     assert_fits("RaffleOut", raffle)
@@ -133,7 +133,7 @@ def test_a_whole_single_round_event_through_the_api_with_a_late_entrant(event):
 
 def test_a_multi_round_event_host_controls_and_short_format(event):
     host, body = event
-    url = f"/api/events/{body['id']}/"
+    url = f"/api/tournaments/{body['id']}/"
     players = [Player(f"M{i}") for i in range(8)]
     for p in players:
         p.post(url + "register/")
@@ -147,7 +147,7 @@ def test_a_multi_round_event_host_controls_and_short_format(event):
         play_out(detail["rounds"][-1]["match"], players, rng)
         advanced = host.post(url + "next-round/")
         assert advanced.status_code == 200, advanced.json()
-        assert_fits("EventDetailOut", advanced.json())
+        assert_fits("TournamentDetailOut", advanced.json())
     detail = host.get(url).json()
     assert detail["rounds"][-1]["final"] and len(detail["rounds"][-1]["players"]) == 4
     assert not detail["registration_open"]
@@ -161,12 +161,12 @@ def test_a_multi_round_event_host_controls_and_short_format(event):
 
 def test_a_private_event_is_a_404_to_others_and_a_missing_one_too():
     host = Player()
-    body = host.post("/api/events/", {"name": "Secret", "visibility": "private"}).json()
-    url = f"/api/events/{body['id']}/"
+    body = host.post("/api/tournaments/", {"name": "Secret", "visibility": "private"}).json()
+    url = f"/api/tournaments/{body['id']}/"
     assert Player().get(url).status_code == 404
-    assert body["id"] not in [e["id"] for e in Player().get("/api/events/").json()["results"]]
-    assert Player().get("/api/events/00000000-0000-0000-0000-000000000000/").status_code == 404
-    assert Player().post("/api/events/nope/start/").status_code == 404
+    assert body["id"] not in [e["id"] for e in Player().get("/api/tournaments/").json()["results"]]
+    assert Player().get("/api/tournaments/00000000-0000-0000-0000-000000000000/").status_code == 404
+    assert Player().post("/api/tournaments/nope/start/").status_code == 404
     stranger = Player()
     assert stranger.post(url + "register/").status_code == 200  # the id is the invitation
     assert stranger.get(url).status_code == 200
@@ -177,8 +177,8 @@ def test_fifty_parallel_registrations_at_the_close_lose_or_double_none():
     """A single-round event of 7 has 3 places left at the table: 50 players register at once,
     twice each. Exactly 3 join the match (seats 7, 8, 9), the others get 409, nobody twice."""
     host = Player()
-    body = host.post("/api/events/", {"name": "Rush"}).json()
-    url = f"/api/events/{body['id']}/"
+    body = host.post("/api/tournaments/", {"name": "Rush"}).json()
+    url = f"/api/tournaments/{body['id']}/"
     for i in range(7):
         Player(f"S{i}").post(url + "register/")
     host.post(url + "start/")
@@ -222,8 +222,8 @@ def test_fifty_parallel_registrations_racing_the_second_turn_lose_or_double_none
     rng = random.Random(7)
     host = Player()
     for _ in range(20):  # a first roll that is not Max (17 in 18), so that "max" is a fib
-        body = host.post("/api/events/", {"name": "Close", "decision_seconds": 600}).json()
-        url = f"/api/events/{body['id']}/"
+        body = host.post("/api/tournaments/", {"name": "Close", "decision_seconds": 600}).json()
+        url = f"/api/tournaments/{body['id']}/"
         starters = [Player(f"S{i}") for i in range(3)]
         for p in starters:
             p.post(url + "register/")
@@ -301,8 +301,8 @@ def test_fifty_parallel_registrations_racing_the_second_turn_lose_or_double_none
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
 def test_fifty_parallel_registrations_before_the_start_are_all_kept_once():
     host = Player()
-    body = host.post("/api/events/", {"name": "Crowd"}).json()
-    url = f"/api/events/{body['id']}/"
+    body = host.post("/api/tournaments/", {"name": "Crowd"}).json()
+    url = f"/api/tournaments/{body['id']}/"
     racers = [Player(f"C{i}") for i in range(50)]
     barrier = threading.Barrier(50)
     statuses: Counter[int] = Counter()
@@ -324,3 +324,20 @@ def test_fifty_parallel_registrations_before_the_start_are_all_kept_once():
         list(pool.map(race, range(50)))
     assert statuses == Counter({200: 50, 409: 50})
     assert Entry.objects.filter(tournament_id=body["id"]).count() == 50
+
+
+def test_the_tournaments_earlier_paths_answer_as_the_documented_ones():
+    """``/api/events/…`` was the tournaments' path before they were called tournaments: the same
+    views answer there (undocumented), for clients written then."""
+    host = Player("Old host")
+    created = host.post("/api/events/", {"name": "Old path"})
+    assert created.status_code == 201
+    tournament_id = created.json()["id"]
+    assert Player().get(f"/api/events/{tournament_id}/").json() == (
+        Player().get(f"/api/tournaments/{tournament_id}/").json()
+    )
+    assert Player("Entrant").post(f"/api/events/{tournament_id}/register/").status_code == 200
+    assert Player().get(f"/api/events/{tournament_id}/raffle/").status_code == 200
+    from tests.api.openapi_validation import document
+
+    assert not [p for p in document()["paths"] if p.startswith("/api/events/")]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine.fibbers_dice import events as E
+from games.engine.fibbers_dice import tournament as E
 from games.engine.rng import Rng, seed_commitment, seed_from_int
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -235,12 +235,12 @@ def test_the_entrants_digest_is_over_the_sorted_ids():
     assert E.entrants_digest([3, 1, 2]) == hashlib.sha256(b"1,2,3").hexdigest()
 
 
-# --- docs/events.md "Verifying the raffle": the worked example is the server's draw ---------
+# --- docs/tournaments.md "Verifying the raffle": the worked example is the server's draw ---------
 
 
 def _raffle_section() -> tuple[str, str, str]:
     """The section, its Python snippet and the output the page shows for it."""
-    text = (DOCS / "events.md").read_text()
+    text = (DOCS / "tournaments.md").read_text()
     section = text[text.index("## Verifying the raffle") :]
     section = section[: section.index("\n## ", 1)]
     code = re.search(r"```python\n(.*?)```", section, re.S)
@@ -253,7 +253,7 @@ def _run_snippet(code: str) -> tuple[dict, str]:
     namespace: dict = {"__name__": "docs_events_raffle"}
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(compile(code, "docs/events.md", "exec"), namespace)
+        exec(compile(code, "docs/tournaments.md", "exec"), namespace)
     return namespace, printed.getvalue()
 
 

@@ -1,7 +1,8 @@
-"""Fibber's Dice events, the pure rules (RULES.md "Fibber's Dice events", docs/events.md).
+"""Fibber's Dice tournaments, the pure rules (docs/tournaments.md; the original rules call them
+"events").
 
 No database and no clock: players are plain ids (the server's user ids), a round is what its
-match produced. The server (``games.services.events``) stores an event and calls these
+match produced. The server (``games.services.tournaments``) stores a tournament and calls these
 functions to decide what comes next; tests run them on their own.
 
 - **Single round** (7 or fewer registered at the start): one match of all of them, points 3
@@ -27,7 +28,7 @@ from .rules import default_points
 
 STANDARD, SHORT = "standard", "short"
 FORMATS = (STANDARD, SHORT)
-#: The most registered players that still make a single-round event.
+#: The most registered players that still make a single-round tournament.
 SINGLE_ROUND_MAX = 7
 #: Qualifying rounds before the final, by format.
 QUALIFYING_ROUNDS = {STANDARD: 4, SHORT: 3}
@@ -36,18 +37,18 @@ SHORT_SWITCH_BEFORE = 3
 
 
 def is_single_round(registered: int) -> bool:
-    """7 or fewer registered when the event starts: one round."""
+    """7 or fewer registered when the tournament starts: one round."""
     return registered <= SINGLE_ROUND_MAX
 
 
 def single_round_points(players: int, override: int | None = None) -> int:
-    """Starting points of a single-round event: 3 up to 5 players, 2 for 6–7, or the host's
+    """Starting points of a single-round tournament: 3 up to 5 players, 2 for 6–7, or the host's
     override (late entrants do not change it)."""
     return override if override is not None else default_points(min(players, 7))
 
 
 def round_points(override: int | None = None) -> int:
-    """Every round of a multi-round event is played at one point, unless overridden."""
+    """Every round of a multi-round tournament is played at one point, unless overridden."""
     return override if override is not None else 1
 
 
@@ -60,7 +61,7 @@ def may_switch_to_short(fmt: str, rounds_begun: int) -> str | None:
     """Why the host may not switch to the short format now (``None``: they may). The switch is
     allowed before round 3 starts (skipped rounds count as begun)."""
     if fmt == SHORT:
-        return "The event already plays the short format."
+        return "The tournament already plays the short format."
     if rounds_begun >= SHORT_SWITCH_BEFORE:
         return "The short format can only be chosen before round 3 starts."
     return None
@@ -94,7 +95,7 @@ class Round:
 
 @dataclasses.dataclass(frozen=True)
 class Next:
-    """What the event does next: ``play`` round ``number`` with ``players``; ``skip`` it (fewer
+    """What the tournament does next: ``play`` round ``number`` with ``players``; ``skip`` it (fewer
     than 2 eligible: ``players`` qualify without playing); or ``done``."""
 
     kind: str
@@ -109,8 +110,8 @@ def qualified(rounds: Sequence[Round]) -> list[int]:
 
 
 def next_round(fmt: str, registered: Sequence[int], rounds: Sequence[Round]) -> Next:
-    """The next step of a multi-round event: ``registered`` in registration order (late
-    entrants included), ``rounds`` the rounds so far (the last may be running: then the event
+    """The next step of a multi-round tournament: ``registered`` in registration order (late
+    entrants included), ``rounds`` the rounds so far (the last may be running: then the tournament
     waits for it, which is :class:`Next` ``wait``). ``players`` is in seat order: registration
     order for a qualifying round, qualification order for the final (round 1's winner first;
     in the short format round 3's winner before its second)."""
@@ -155,7 +156,7 @@ def raffle(seed: str, entrants: Sequence[int], prizes: int) -> list[int]:
     blocks ``BLAKE2b(key=seed's 32 bytes, data=counter as 8 bytes big-endian,
     digest_size=8)``, one counter from 0 for the whole draw (it never restarts), as big-endian
     integers, and returns the first ``v < 2^64 - 2^64 mod m`` as ``v mod m`` (rejection
-    sampling: exactly uniform). docs/events.md has a worked example, tested against this."""
+    sampling: exactly uniform). docs/tournaments.md has a worked example, tested against this."""
     pool = sorted(set(entrants))
     if len(pool) != len(entrants):
         raise ValueError("an entrant is listed twice")

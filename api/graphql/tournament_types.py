@@ -1,4 +1,4 @@
-"""Fibber's Dice events in GraphQL (docs/events.md): types over the readers' dicts, inputs
+"""Fibber's Dice tournaments in GraphQL (docs/tournaments.md): types over the readers' dicts, inputs
 checked by the one declaration both faces use (:mod:`api.play.tournaments`), the same
 services."""
 
@@ -11,21 +11,21 @@ from typing import Any
 import strawberry
 
 from api.play.fields import validate
-from api.play.tournaments import EventCreateIn
-from games import event_selectors as sel
+from api.play.tournaments import TournamentCreateIn
+from games.reads import tournaments as sel
 
 from .types import PlayerRef, TimeControl, Visibility, _value
 
 
-@strawberry.enum(description="Where an event stands.")
-class EventStatus(Enum):
+@strawberry.enum(description="Where a tournament stands.")
+class TournamentStatus(Enum):
     OPEN = _value("open")
     RUNNING = _value("running")
     FINISHED = _value("finished")
 
 
 @strawberry.enum(description="`standard`: 4 qualifying rounds and a final; `short`: 3.")
-class EventFormat(Enum):
+class TournamentFormat(Enum):
     STANDARD = _value("standard")
     SHORT = _value("short")
 
@@ -37,7 +37,7 @@ class RoundPlacement:
 
 
 @strawberry.type(description="A round: an ordinary match (none when skipped).")
-class EventRound:
+class TournamentRound:
     number: int
     final: bool
     status: str = strawberry.field(description="`running`, `over` or `skipped`.")
@@ -47,7 +47,7 @@ class EventRound:
     qualified: list[int]
 
     @classmethod
-    def of(cls, d: dict[str, Any]) -> EventRound:
+    def of(cls, d: dict[str, Any]) -> TournamentRound:
         places = d["placements"]
         return cls(
             number=d["number"],
@@ -61,14 +61,14 @@ class EventRound:
 
 
 @strawberry.type(description="An entrant and their standing.")
-class EventStanding:
+class TournamentStanding:
     player: PlayerRef
     late: bool
     qualified_in_round: int | None
     final_place: int | None
 
 
-@strawberry.type(description="The door-prize draw (REST `GET /api/events/{id}/raffle/`).")
+@strawberry.type(description="The door-prize draw (REST `GET /api/tournaments/{id}/raffle/`).")
 class Raffle:
     door_prizes: int
     commitment: str
@@ -83,16 +83,19 @@ class Raffle:
         return cls(**d)
 
 
-@strawberry.type(description="An event: settings, standings, rounds and prizes (REST's detail).")
-class DiceEvent:
+@strawberry.type(
+    name="Tournament",
+    description="A tournament: settings, standings, rounds and prizes (REST's detail).",
+)
+class TournamentType:
     id: strawberry.ID
     name: str
     game: str
     host: PlayerRef
-    status: EventStatus
+    status: TournamentStatus
     visibility: Visibility
     starts_at: datetime | None
-    format: EventFormat
+    format: TournamentFormat
     single_round: bool | None
     entrants: int
     created_at: datetime
@@ -105,13 +108,13 @@ class DiceEvent:
     version: int | None
     registration_open: bool | None
     registered: bool | None
-    standings: list[EventStanding] | None
-    rounds: list[EventRound] | None
+    standings: list[TournamentStanding] | None
+    rounds: list[TournamentRound] | None
     prize_picks: list[int] | None
     raffle: Raffle | None
 
     @classmethod
-    def of(cls, d: dict[str, Any], summary: bool = False) -> DiceEvent:
+    def of(cls, d: dict[str, Any], summary: bool = False) -> TournamentType:
         def when(value: str | None) -> datetime | None:
             return None if value is None else datetime.fromisoformat(value)
 
@@ -120,10 +123,10 @@ class DiceEvent:
             "name": d["name"],
             "game": d["game"],
             "host": PlayerRef(**d["host"]),
-            "status": EventStatus(d["status"]),
+            "status": TournamentStatus(d["status"]),
             "visibility": Visibility(d["visibility"]),
             "starts_at": when(d["starts_at"]),
-            "format": EventFormat(d["format"]),
+            "format": TournamentFormat(d["format"]),
             "single_round": d["single_round"],
             "entrants": d["entrants"],
             "created_at": when(d["created_at"]),
@@ -159,7 +162,7 @@ class DiceEvent:
             registration_open=d["registration_open"],
             registered=d["registered"],
             standings=[
-                EventStanding(
+                TournamentStanding(
                     player=PlayerRef(**s["player"]),
                     late=s["late"],
                     qualified_in_round=s["qualified_in_round"],
@@ -167,14 +170,14 @@ class DiceEvent:
                 )
                 for s in d["standings"]
             ],
-            rounds=[EventRound.of(r) for r in d["rounds"]],
+            rounds=[TournamentRound.of(r) for r in d["rounds"]],
             prize_picks=d["prize_picks"],
             raffle=Raffle.of(d["raffle"]),
         )
 
 
-@strawberry.type(description="Your match in the event now, or why there is none.")
-class EventMyMatch:
+@strawberry.type(description="Your match in the tournament now, or why there is none.")
+class TournamentMyMatch:
     registered: bool
     round: int | None
     match: strawberry.ID | None
@@ -182,15 +185,15 @@ class EventMyMatch:
     reason: str
 
 
-@strawberry.input(description="A new event (REST `POST /api/events/`).")
-class CreateEventInput:
+@strawberry.input(description="A new tournament (REST `POST /api/tournaments/`).")
+class CreateTournamentInput:
     name: str
     visibility: Visibility | None = None
     starts_at: datetime | None = None
     time_control: TimeControl | None = None
     decision_seconds: int | None = None
     points: int | None = None
-    format: EventFormat | None = None
+    format: TournamentFormat | None = None
     auto_advance: bool | None = None
     door_prizes: int | None = None
 
@@ -206,18 +209,20 @@ class CreateEventInput:
             "auto_advance": self.auto_advance,
             "door_prizes": self.door_prizes,
         }
-        return validate(EventCreateIn, {k: v for k, v in data.items() if v is not None})
+        return validate(TournamentCreateIn, {k: v for k, v in data.items() if v is not None})
 
 
-def detail(event_id: Any, user: Any) -> DiceEvent:
-    event = sel.event_get(event_id, user=user)
-    return DiceEvent.of(sel.event_detail(event, user))
+def detail(tournament_id: Any, user: Any) -> TournamentType:
+    tournament = sel.read_tournament(tournament_id, user=user)
+    return TournamentType.of(sel.render_tournament(tournament, user))
 
 
-def listed(status: EventStatus | None, first: int) -> list[DiceEvent]:
-    qs = sel.events_listed(status=status.value if status else None)[:first]
-    return [DiceEvent.of(sel.event_summary(e), summary=True) for e in qs]
+def listed(status: TournamentStatus | None, first: int) -> list[TournamentType]:
+    qs = sel.listed_tournaments(status=status.value if status else None)[:first]
+    return [TournamentType.of(sel.render_tournament_summary(e), summary=True) for e in qs]
 
 
-def my_match(event_id: Any, user: Any) -> EventMyMatch:
-    return EventMyMatch(**sel.my_next_match(sel.event_get(event_id, user=user), user))
+def my_match(tournament_id: Any, user: Any) -> TournamentMyMatch:
+    return TournamentMyMatch(
+        **sel.read_my_match(sel.read_tournament(tournament_id, user=user), user)
+    )

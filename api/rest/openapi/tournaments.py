@@ -1,8 +1,8 @@
-"""Response shapes of the events API (docs/events.md)."""
+"""Response shapes of the tournaments API (docs/tournaments.md)."""
 
 from __future__ import annotations
 
-from games.engine.fibbers_dice.events import FORMATS
+from games.engine.fibbers_dice.tournament import FORMATS
 from games.models import Tournament
 
 from .builders import (
@@ -22,30 +22,30 @@ from .builders import (
 )
 from .components import TIME_CONTROL, VISIBILITY, page
 
-EVENT_STATUS = enum("EventStatus", Tournament.Status.values)
-EVENT_FORMAT = enum("EventFormat", list(FORMATS))
-EVENT_TIME_CONTROL = enum("EventTimeControl", ["live", "async"])
+TOURNAMENT_STATUS = enum("TournamentStatus", Tournament.Status.values)
+TOURNAMENT_FORMAT = enum("TournamentFormat", list(FORMATS))
+TOURNAMENT_TIME_CONTROL = enum("TournamentTimeControl", ["live", "async"])
 PLAYER_ID = integer(1, None, "A player's id.")
 PLAYER = ref("PlayerOut")
 _summary = {
     "id": UUID,
-    "name": string("The event's name."),
-    "game": enum("EventGame", ["fibbers_dice"]),
+    "name": string("The tournament's name."),
+    "game": enum("TournamentGame", ["fibbers_dice"]),
     "host": PLAYER,
-    "status": EVENT_STATUS,
+    "status": TOURNAMENT_STATUS,
     "visibility": VISIBILITY,
     "starts_at": nullable(DATETIME),
-    "format": EVENT_FORMAT,
+    "format": TOURNAMENT_FORMAT,
     "single_round": nullable(
         {"type": "boolean", "description": "Decided at the start: 7 or fewer play one round."}
     ),
     "entrants": NAT,
     "created_at": DATETIME,
 }
-EVENT_SUMMARY = define(
-    "EventSummaryOut", obj(_summary, description="An event in a list: public facts only.")
+TOURNAMENT_SUMMARY = define(
+    "TournamentSummaryOut", obj(_summary, description="A tournament in a list: public facts only.")
 )
-EVENT_PAGE = page("EventSummaryPageOut", EVENT_SUMMARY, "events")
+TOURNAMENT_PAGE = page("TournamentSummaryPageOut", TOURNAMENT_SUMMARY, "tournaments")
 RAFFLE = define(
     "RaffleOut",
     obj(
@@ -63,12 +63,12 @@ RAFFLE = define(
     ),
 )
 ROUND = define(
-    "EventRoundOut",
+    "TournamentRoundOut",
     obj(
         {
             "number": integer(1),
             "final": BOOL,
-            "status": enum("EventRoundStatus", ["running", "over", "skipped"]),
+            "status": enum("TournamentRoundStatus", ["running", "over", "skipped"]),
             "match": nullable(UUID),
             "players": arr(PLAYER_ID),
             "placements": nullable(
@@ -79,8 +79,8 @@ ROUND = define(
         description="A round: an ordinary match (none when skipped).",
     ),
 )
-EVENT_OUT = define(
-    "EventDetailOut",
+TOURNAMENT_OUT = define(
+    "TournamentDetailOut",
     obj(
         {
             **_summary,
@@ -108,11 +108,11 @@ EVENT_OUT = define(
             "prize_picks": nullable(arr(PLAYER_ID, description="First pick first.")),
             "raffle": RAFFLE,
         },
-        description="An event with its standings, rounds and prizes.",
+        description="A tournament with its standings, rounds and prizes.",
     ),
 )
 MY_MATCH = define(
-    "EventMyMatchOut",
+    "TournamentMyMatchOut",
     obj(
         {
             "registered": BOOL,
@@ -120,10 +120,10 @@ MY_MATCH = define(
             "match": nullable(UUID),
             "seat": nullable(integer(0)),
             "reason": enum(
-                "EventMyMatchReason",
+                "TournamentMyMatchReason",
                 ["playing", "not_registered", "finished", "not_started", "qualified", "waiting"],
             ),
         },
-        description="Your match in the event now, or why there is none.",
+        description="Your match in the tournament now, or why there is none.",
     ),
 )

@@ -1,6 +1,6 @@
 """A whole 20-player Fibber's Dice event played to the end through the API on PostgreSQL, with
 a real Celery worker (and beat) taking the absent players' decisions and advancing the rounds
-(docs/events.md)."""
+(docs/tournaments.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.db import connection
 
 from games.engine import registry
 from games.engine.bots import make_bot
-from games.engine.fibbers_dice import events as pure
+from games.engine.fibbers_dice import tournament as pure
 from games.engine.replay import verify
 from games.models import Match, RecordedMatch, Round, Seat, Tournament
 from games.reads.replays import read_replay
@@ -35,10 +35,10 @@ def test_a_20_player_event_is_played_to_the_end_by_bots_through_the_api(worker):
     worker.start(FIBSERVER_LIVE_MIN_SECONDS="1")  # the rounds it starts have 1 s per decision
     host = Player("Host")
     created = host.post(
-        "/api/events/",
+        "/api/tournaments/",
         {"name": "Twenty", "auto_advance": True, "decision_seconds": 1, "door_prizes": 3},
     ).json()
-    url = f"/api/events/{created['id']}/"
+    url = f"/api/tournaments/{created['id']}/"
     players = [Player(f"E{i}") for i in range(20)]
     for p in players:
         assert p.post(url + "register/").status_code == 200
