@@ -78,7 +78,13 @@ def create_match(
     seconds: int | None = None,
     visibility: str | None = None,
 ) -> str:
-    """Fill in the page's "New match" form and create it; returns the match id."""
+    """Fill in the page's "New match" form and create it; returns the match id.
+
+    ``bots`` has a level for each place after yours, or ``""`` for a place left open for a
+    friend; the bots sit next to you, the open places after them (the form says so)."""
+    levels = list(bots or [])
+    friends = levels.count("")
+    assert levels[len(levels) - friends :] == [""] * friends, "open places come after the bots"
     page.select_option("#nm-game", game)
     page.select_option("#nm-mode", mode)
     for name, value in (options or {}).items():
@@ -92,10 +98,17 @@ def create_match(
     if seats is not None:
         page.fill("#nm-seats", str(seats))
         page.dispatch_event("#nm-seats", "change")
-    for i, level in enumerate(bots or [], start=1):
+    if mode != "solo":
+        page.fill("#nm-friends", str(friends))
+        page.dispatch_event("#nm-friends", "change")
+    for i, level in enumerate(levels[: len(levels) - friends], start=1):
         page.select_option(f"#nm-bot-{i}", level)
     if seconds is not None:
-        page.fill("#nm-seconds", str(seconds))
+        if mode == "async":
+            assert seconds % 3600 == 0, "the form asks for hours per decision in async play"
+            page.fill("#nm-hours", str(seconds // 3600))
+        else:
+            page.fill("#nm-seconds", str(seconds))
     if visibility is not None:
         page.select_option("#nm-visibility", visibility)
     page.click("#nm-create")
