@@ -30,7 +30,7 @@ class PlayServer(EmbeddedServer):
     """``scripts/serve``'s server (``fibserver.settings.dev``, the embedded runner) on a fresh
     SQLite file, with fast bots and a short lowest live decision time for the tests."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, name: str = "play", **env: str) -> None:
         super().__init__(
             tmp,
             {
@@ -41,8 +41,9 @@ class PlayServer(EmbeddedServer):
                 "THROTTLE_GUEST": "10000/hour",
                 "THROTTLE_REGISTER": "10000/hour",
                 "THROTTLE_ACTIONS": "100000/min",
+                **env,
             },
-            name="play",
+            name=name,
         )
 
 

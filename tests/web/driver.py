@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from web.browser import api, create_match, play_to_end, sign_in, take_turn, token
 
 __all__ = [
     "api",
+    "axe_violations",
     "check_end_screen",
     "create_match",
     "play_to_end",
@@ -23,11 +25,22 @@ def check_end_screen(page: Any, base: str, match_id: str) -> dict[str, Any]:
     match = api(page, base, f"/matches/{match_id}/")
     stats = api(page, base, f"/matches/{match_id}/stats/")
     assert match["status"] == "finished"
+    # Every seat's place, best first (in Skull's two tribes under the people's ranking, which
+    # comes from the record's person_placements).
+    seats = "#seat-placements li" if match["options"].get("two_tribes") else "#placements li"
     shown = page.eval_on_selector_all(
-        "#placements li", "items => items.map(li => [+li.dataset.seat, +li.dataset.place])"
+        seats, "items => items.map(li => [+li.dataset.seat, +li.dataset.place])"
     )
     assert sorted(map(tuple, shown)) == list(enumerate(match["placements"]))
     assert [place for _, place in shown] == sorted(match["placements"])  # best first
+    if match["options"].get("two_tribes"):
+        events = api(page, base, f"/matches/{match_id}/events/?after=0")["events"]
+        over = next(e for e in events if e["type"] == "match_over")
+        people = page.eval_on_selector_all(
+            "#placements li", "items => items.map(li => [+li.dataset.person, +li.dataset.place])"
+        )
+        assert sorted(map(tuple, people)) == list(enumerate(over["person_placements"]))
+        assert [place for _, place in people] == sorted(over["person_placements"])
     table = page.eval_on_selector_all(
         "#bluff-stats tbody tr",
         "rows => rows.map(r => [r.dataset.stat,"
@@ -41,3 +54,23 @@ def check_end_screen(page: Any, base: str, match_id: str) -> dict[str, Any]:
                 expected += f" (+{seat['bot_stats'][key]})"
             assert cell == expected, (key, seat["position"], cell, expected)
     return match
+
+
+def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
+    """axe-core's violations of ``impacts`` on the page as it is now, one line each (rule, impact,
+    the elements). axe-core comes pinned with the ``axe-playwright-python`` package (a
+    development dependency), so no network is needed."""
+    import axe_playwright_python
+
+    script = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+    page.evaluate(script)
+    results = page.evaluate(
+        "axe.run(document, {resultTypes: ['violations'],"
+        " runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})"
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — "
+        + "; ".join(" ".join(n["target"]) for n in v["nodes"][:4])
+        for v in results["violations"]
+        if v["impact"] in impacts
+    ]

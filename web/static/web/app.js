@@ -372,7 +372,19 @@ function newMatchPanel() {
     return out;
   };
 
+  // Removing a focused input fires its change event: a rebuild started while one is drawing
+  // the form would draw it twice over, so it waits for none and does nothing.
+  let building = false;
   const rebuild = () => {
+    if (building) return;
+    building = true;
+    try {
+      build();
+    } finally {
+      building = false;
+    }
+  };
+  const build = () => {
     const g = GAMES[game.value];
     controls.options = Object.fromEntries(
       g.options.map((o) => {
@@ -547,7 +559,7 @@ class MatchScreen {
     this.offline = false;
     this.sending = false;
     this.chain = Promise.resolve(); // view updates, one at a time
-    this.counts = { resent: 0, refused: 0, kept: 0 }; // on the root as data-* (read by the tests)
+    this.counts = { taps: 0, resent: 0, refused: 0, kept: 0 }; // on the root as data-* (read by the tests)
   }
 
   stop() {
@@ -719,6 +731,7 @@ class MatchScreen {
 
   dropPending() {
     this.pending = null;
+    this.counts.dropped = (this.counts.dropped || 0) + 1;
     if (this.offline) this.showOffline();
     this.render(true);
   }
@@ -734,6 +747,7 @@ class MatchScreen {
   }
 
   async act(action) {
+    this.counts.taps += 1;
     this.err.hidden = true;
     this.note.hidden = true;
     const move = {
