@@ -65,7 +65,8 @@ def play(page: Any, rng: random.Random, base: str, match_id: str, stall: float =
         view = api(page, base, f"/matches/{match_id}/")
         if view["status"] == "active" and set(view["to_act"]) & set(view["you"]["seats"]):
             page.wait_for_function(
-                "document.querySelector('.turn form.action') || document.getElementById('end-screen')",
+                "document.querySelector('.turn form.action')"
+                " || document.getElementById('end-screen')",
                 timeout=10_000,
             )
         else:
