@@ -339,8 +339,9 @@ export function rulesPanel(game, options = {}, { id, level = 2, open = false } =
 }
 const OPTION_DEFAULTS = { variant: "standard", two_sets: false, two_tribes: false };
 
-const ORDINAL_PLACE = (i) => `${ordinal(i + 1)} place`;
-
+// The "New match" form. Its fields stay in place while the player fills them in (a field is
+// never redrawn under the cursor); what depends on other fields (the seats allowed, the bot
+// places, the rules shown) is updated around them.
 function newMatchPanel() {
   const err = alertBox();
   const form = h("form", { class: "card-panel", id: "new-match", novalidate: true });
@@ -352,57 +353,73 @@ function newMatchPanel() {
     h("option", { value: "live" }, "Live with friends"),
     h("option", { value: "async" }, "Turn by turn with friends (async)"),
   );
-  const seats = h("input", { id: "nm-seats", name: "seats", type: "number", value: 3, step: 1 });
+  const seats = h("input", { id: "nm-seats", name: "seats", type: "number", value: 3, step: 1, "aria-describedby": "nm-seats-hint" });
   const seatsHint = h("span", { class: "hint", id: "nm-seats-hint" });
-  seats.setAttribute("aria-describedby", "nm-seats-hint");
-  const dynamic = h("div", { class: "dynamic" });
+  const optionRows = h("div", { class: "dynamic" });
+  const friends = h("input", { id: "nm-friends", type: "number", min: 0, step: 1, value: 1 });
+  const friendsLabel = h("label", { for: "nm-friends" });
+  const friendsRow = h("div", { class: "row" }, friendsLabel, friends);
+  const botRows = h("div", { class: "bot-rows" });
+  const botLegend = h("legend", {});
+  const bots = h("fieldset", {}, botLegend, botRows);
+  const preview = h("p", { class: "muted small", id: "nm-order", "aria-live": "polite" });
+  const seconds = h("input", { id: "nm-seconds", type: "number", min: 1, step: 1, value: 75 });
+  const secondsRow = h("div", { class: "row" }, h("label", { for: "nm-seconds" }, "Seconds per decision"), seconds);
+  const hours = h("input", { id: "nm-hours", type: "number", min: 1, max: 168, step: 1, value: 24 });
+  const hoursRow = h("div", { class: "row" }, h("label", { for: "nm-hours" }, "Hours per decision"), hours);
+  const visibility = h("select", { id: "nm-visibility" }, h("option", { value: "private" }, "private: invite only"), h("option", { value: "public" }, "public: listed"));
+  const visibilityRow = h("div", { class: "row" }, h("label", { for: "nm-visibility" }, "Visibility"), visibility);
   const rulesSlot = h("div", { class: "form-rules" });
-  const controls = { options: {}, bots: [], friends: null };
+  const controls = { options: {}, rows: {}, bots: [] };
 
-  const optionValues = () => {
+  // The game's option fields: made when the game is chosen.
+  const makeOptions = () => {
     const g = GAMES[game.value];
-    const out = {};
+    controls.options = {};
+    controls.rows = {};
     for (const o of g.options) {
+      const id = `nm-opt-${o.name}`;
+      let input;
+      if (o.kind === "bool") input = h("input", { id, type: "checkbox", onchange: update, checked: o.default });
+      else if (o.kind === "choice") {
+        input = h("select", { id, onchange: update }, o.choices.map((c) => h("option", { value: c }, o.choiceWords?.[c] || c)));
+        input.value = o.default;
+      } else input = h("input", { id, type: "number", min: o.min, max: o.max, step: 1, value: o.default ?? "" });
+      controls.options[o.name] = input;
+      controls.rows[o.name] = h("div", { class: "row" }, h("label", { for: id }, o.label), input);
+    }
+    clear(optionRows, Object.values(controls.rows));
+  };
+  const shown = (o) => !o.only || Object.entries(o.only).every(([k, v]) => controls.options[k]?.value === v);
+  const optionValues = () => {
+    const out = {};
+    for (const o of GAMES[game.value].options) {
       const input = controls.options[o.name];
-      if (!input) continue;
       if (o.kind === "bool") out[o.name] = input.checked;
       else if (o.kind === "choice") out[o.name] = input.value;
       else if (input.value !== "") out[o.name] = Number(input.value);
     }
     return out;
   };
-
-  // Removing a focused input fires its change event: a rebuild started while one is drawing
-  // the form would draw it twice over, so it waits for none and does nothing.
-  let building = false;
-  const rebuild = () => {
-    if (building) return;
-    building = true;
-    try {
-      build();
-    } finally {
-      building = false;
-    }
+  const places = () => {
+    const n = +seats.value;
+    return optionValues().two_tribes ? Math.floor(n / 2) : n;
   };
-  const build = () => {
+  const orderText = () => {
+    const open = mode.value === "solo" ? 0 : +friends.value;
+    const order = ["you", ...controls.bots.map((b) => `a ${b.value} bot`), ...Array(open).fill("a friend")];
+    preview.textContent =
+      `Around the table${optionValues().two_tribes ? " (each person plays two opposite seats)" : ""}: ${order.join(", ")}` +
+      `${open ? " (friends take their places in the order they join)" : ""}.`;
+  };
+
+  // Everything that follows from the fields: the seats the game allows with these options
+  // (Skull: 3–6, or 7–12 with two sets; an even number with two tribes), the places for
+  // friends and bots, the time per decision, the rules shown.
+  function update() {
     const g = GAMES[game.value];
-    controls.options = Object.fromEntries(
-      g.options.map((o) => {
-        const prev = controls.options[o.name];
-        const id = `nm-opt-${o.name}`;
-        let input;
-        if (o.kind === "bool") input = h("input", { id, type: "checkbox", onchange: rebuild, checked: prev ? prev.checked : o.default });
-        else if (o.kind === "choice") {
-          input = h("select", { id, onchange: rebuild }, o.choices.map((c) => h("option", { value: c }, o.choiceWords?.[c] || c)));
-          input.value = prev ? prev.value : o.default;
-        } else input = h("input", { id, type: "number", min: o.min, max: o.max, step: 1, value: prev ? prev.value : (o.default ?? "") });
-        input.dataset.label = o.label;
-        return [o.name, input];
-      }),
-    );
     const chosen = optionValues();
-    // The seats the game allows with these options (Skull: 3–6, or 7–12 with two sets; an
-    // even number with two tribes).
+    for (const o of g.options) controls.rows[o.name].hidden = !shown(o);
     const [lo, hi, step = 1] = g.seatRange ? g.seatRange(chosen) : g.seats;
     seats.min = lo;
     seats.max = hi;
@@ -410,73 +427,58 @@ function newMatchPanel() {
     let n = Math.round(+seats.value) || lo;
     n = Math.max(lo, Math.min(hi, n));
     if ((n - lo) % step) n = Math.min(hi, n + 1);
-    seats.value = n;
+    if (+seats.value !== n) seats.value = n;
     seatsHint.textContent = `${lo} to ${hi}${step > 1 ? ", an even number" : ""}`;
-    const tribes = !!chosen.two_tribes;
-    const people = tribes ? Math.floor(n / 2) : n;
-    const others = people - 1;
     const solo = mode.value === "solo";
-    const previous = controls.bots.map((s) => s.value);
-    if (solo) controls.friends = null;
-    else {
-      const before = controls.friends ? Math.min(+controls.friends.value, others) : Math.min(1, others);
-      controls.friends = h("input", { id: "nm-friends", type: "number", min: 0, max: others, step: 1, value: before, onchange: rebuild });
-    }
-    const friends = solo ? 0 : Math.max(0, Math.min(others, Math.round(+controls.friends.value) || 0));
+    const others = places() - 1;
+    friends.max = others;
+    friendsLabel.textContent = `Places for friends (0–${others})`;
+    const open = Math.max(0, Math.min(others, Math.round(+friends.value) || 0));
+    if (!solo && +friends.value !== open) friends.value = open;
+    const wanted = others - (solo ? 0 : open);
+    const previous = controls.bots.map((b) => b.value);
     controls.bots = [];
-    const botRows = [];
-    for (let i = 1; i <= others - friends; i++) {
+    const rows = [];
+    for (let i = 1; i <= wanted; i++) {
       const id = `nm-bot-${i}`;
-      const select = h("select", { id, "data-bot": i }, BOT_LEVELS.map((level) => h("option", { value: level }, `bot: ${level}`)));
+      const select = h("select", { id, "data-bot": i, onchange: orderText }, BOT_LEVELS.map((level) => h("option", { value: level }, `bot: ${level}`)));
       select.value = previous[i - 1] || "basic";
       controls.bots.push(select);
-      botRows.push(h("div", { class: "row" }, h("label", { for: id }, tribes ? `Person ${i + 1}` : ORDINAL_PLACE(i)), select));
+      rows.push(h("div", { class: "row" }, h("label", { for: id }, chosen.two_tribes ? `Person ${i + 1}` : `${ordinal(i + 1)} place`), select));
     }
-    // The order around the table, as it will be: you, the bots, then friends as they join.
-    const preview = h("p", { class: "muted small", id: "nm-order", "aria-live": "polite" });
-    const orderText = () => {
-      const order = ["you", ...controls.bots.map((b) => `a ${b.value} bot`), ...Array(friends).fill("a friend")];
-      preview.textContent =
-        `Around the table${tribes ? " (each person plays two opposite seats)" : ""}: ${order.join(", ")}` +
-        `${friends ? " (friends take their places in the order they join)" : ""}.`;
-    };
+    // Only rows that changed are drawn again: a select being used stays where it is.
+    const key = `${rows.length}:${!!chosen.two_tribes}`;
+    if (botRows.dataset.key !== key) {
+      botRows.dataset.key = key;
+      clear(botRows, rows);
+    } else controls.bots = [...botRows.querySelectorAll("select")];
+    botLegend.textContent = solo ? "Bots (choose each level)" : "Bots in the other places";
+    bots.hidden = wanted === 0;
+    friendsRow.hidden = solo;
+    secondsRow.hidden = mode.value !== "live";
+    hoursRow.hidden = mode.value !== "async";
+    visibilityRow.hidden = solo;
     orderText();
-    for (const b of controls.bots) b.addEventListener("change", orderText);
-    controls.seconds = mode.value === "live" ? h("input", { id: "nm-seconds", type: "number", min: 1, step: 1, value: controls.seconds?.id === "nm-seconds" ? controls.seconds.value : 75 }) : null;
-    if (mode.value === "async") controls.seconds = h("input", { id: "nm-hours", type: "number", min: 1, max: 168, step: 1, value: controls.seconds?.id === "nm-hours" ? controls.seconds.value : 24 });
-    controls.visibility = solo
-      ? null
-      : h("select", { id: "nm-visibility" }, h("option", { value: "private" }, "private: invite only"), h("option", { value: "public" }, "public: listed"));
-    clear(
-      dynamic,
-      g.options
-        .filter((o) => !o.only || Object.entries(o.only).every(([k, v]) => controls.options[k]?.value === v))
-        .map((o) => h("div", { class: "row" }, h("label", { for: `nm-opt-${o.name}` }, o.label), controls.options[o.name])),
-      solo ? null : h("div", { class: "row" }, h("label", { for: "nm-friends" }, `Places for friends (0–${others})`), controls.friends),
-      others - friends > 0 ? h("fieldset", {}, h("legend", {}, solo ? "Bots (choose each level)" : "Bots in the other places"), botRows) : null,
-      preview,
-      controls.seconds
-        ? h("div", { class: "row" }, h("label", { for: controls.seconds.id }, mode.value === "live" ? "Seconds per decision" : "Hours per decision"), controls.seconds)
-        : null,
-      controls.visibility ? h("div", { class: "row" }, h("label", { for: "nm-visibility" }, "Visibility"), controls.visibility) : null,
-    );
-    clear(rulesSlot, rulesPanel(game.value, chosen, { id: "form-rules", level: 3 }));
-  };
+    clear(rulesSlot, rulesPanel(game.value, chosen, { id: "form-rules", level: 3, open: !!rulesSlot.querySelector("details[open]") }));
+  }
+
   game.addEventListener("change", () => {
-    controls.options = {};
-    rebuild();
+    makeOptions();
+    update();
   });
-  mode.addEventListener("change", rebuild);
-  seats.addEventListener("change", rebuild);
+  mode.addEventListener("change", update);
+  seats.addEventListener("change", update);
+  friends.addEventListener("change", update);
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     err.hidden = true;
+    update();
     const g = GAMES[game.value];
     const options = {};
     for (const o of g.options) {
       const input = controls.options[o.name];
-      if (o.only && !Object.entries(o.only).every(([k, v]) => controls.options[k]?.value === v)) continue;
+      if (!shown(o)) continue;
       if (o.kind === "bool") {
         if (input.checked) options[o.name] = true;
       } else if (o.kind === "choice") options[o.name] = input.value;
@@ -489,8 +491,9 @@ function newMatchPanel() {
       time_control: mode.value,
       bots: controls.bots.map((s) => s.value),
     };
-    if (controls.seconds) body.decision_seconds = Number(controls.seconds.value) * (controls.seconds.id === "nm-hours" ? 3600 : 1);
-    if (controls.visibility) body.visibility = controls.visibility.value;
+    if (mode.value === "live") body.decision_seconds = Number(seconds.value);
+    if (mode.value === "async") body.decision_seconds = Number(hours.value) * 3600;
+    if (mode.value !== "solo") body.visibility = visibility.value;
     try {
       const m = await api.post("/matches/", body);
       navigate(`#/match/${m.id}`);
@@ -504,11 +507,18 @@ function newMatchPanel() {
     h("div", { class: "row" }, h("label", { for: "nm-game" }, "Game"), game),
     rulesSlot,
     h("div", { class: "row" }, h("label", { for: "nm-mode" }, "How"), mode),
+    optionRows,
     h("div", { class: "row" }, h("label", { for: "nm-seats" }, "Seats"), seats, seatsHint),
-    dynamic,
+    friendsRow,
+    bots,
+    preview,
+    secondsRow,
+    hoursRow,
+    visibilityRow,
     h("button", { type: "submit", class: "primary", id: "nm-create" }, "Create match"),
   );
-  rebuild();
+  makeOptions();
+  update();
   return form;
 }
 
