@@ -10,12 +10,15 @@ import json
 import os
 import random
 import shutil
+import subprocess
+import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-from fibserver.devserver import EmbeddedServer
+from fibserver.devserver import ROOT, EmbeddedServer
 
 
 def chromium_path() -> str | None:
@@ -26,15 +29,41 @@ def chromium_path() -> str | None:
     return None
 
 
+_STATIC: dict[str, Path] = {}
+
+
+def collected_static() -> Path:
+    """The static files collected as ``scripts/serve`` collects them (hashed names, gzip
+    copies), once per process into a directory of its own."""
+    if "root" not in _STATIC:
+        root = Path(tempfile.mkdtemp(prefix="fibserver-static-"))
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT,
+            env={
+                **os.environ,
+                "DJANGO_SETTINGS_MODULE": "fibserver.settings.dev",
+                "FIBSERVER_STATIC_COLLECTED": "1",
+                "STATIC_ROOT": str(root),
+            },
+            check=True,
+        )
+        _STATIC["root"] = root
+    return _STATIC["root"]
+
+
 class PlayServer(EmbeddedServer):
-    """``scripts/serve``'s server (``fibserver.settings.dev``, the embedded runner) on a fresh
-    SQLite file, with fast bots and a short lowest live decision time for the tests."""
+    """``scripts/serve``'s server (``fibserver.settings.dev``, the embedded runner, the static
+    files collected) on a fresh SQLite file, with fast bots and a short lowest live decision
+    time for the tests."""
 
     def __init__(self, tmp: Path, name: str = "play", **env: str) -> None:
         super().__init__(
             tmp,
             {
                 "DJANGO_SETTINGS_MODULE": "fibserver.settings.dev",
+                "FIBSERVER_STATIC_COLLECTED": "1",
+                "STATIC_ROOT": str(collected_static()),
                 "FIBSERVER_BOT_DELAY": "0.02",
                 "FIBSERVER_SWEEP_SECONDS": "0.25",
                 "FIBSERVER_LIVE_MIN_SECONDS": "1",
