@@ -8,6 +8,7 @@ from typing import Any
 from web.browser import api, create_match, play_to_end, sign_in, take_turn, token
 
 __all__ = [
+    "all_events",
     "api",
     "axe_violations",
     "check_end_screen",
@@ -17,6 +18,17 @@ __all__ = [
     "take_turn",
     "token",
 ]
+
+
+def all_events(page: Any, base: str, match_id: str) -> list[dict[str, Any]]:
+    """The whole event feed the page's player may see (it comes in pages)."""
+    events: list[dict[str, Any]] = []
+    while True:
+        after = events[-1]["seq"] if events else 0
+        page_of = api(page, base, f"/matches/{match_id}/events/?after={after}")["events"]
+        if not page_of:
+            return events
+        events += page_of
 
 
 def check_end_screen(page: Any, base: str, match_id: str) -> dict[str, Any]:
@@ -34,8 +46,7 @@ def check_end_screen(page: Any, base: str, match_id: str) -> dict[str, Any]:
     assert sorted(map(tuple, shown)) == list(enumerate(match["placements"]))
     assert [place for _, place in shown] == sorted(match["placements"])  # best first
     if match["options"].get("two_tribes"):
-        events = api(page, base, f"/matches/{match_id}/events/?after=0")["events"]
-        over = next(e for e in events if e["type"] == "match_over")
+        over = next(e for e in all_events(page, base, match_id) if e["type"] == "match_over")
         people = page.eval_on_selector_all(
             "#placements li", "items => items.map(li => [+li.dataset.person, +li.dataset.place])"
         )
