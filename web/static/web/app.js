@@ -683,7 +683,7 @@ class MatchScreen {
           continue;
         }
         // While reconnecting, ask without waiting: the first answer says the server is back.
-        const wait = this.offline || this.pending ? 0 : 25;
+        const wait = this.offline ? 0 : 25;
         const page = await api.events(this.id, this.lastSeq, { wait, seat: this.seat, signal: this.abort.signal });
         if (!this.alive) return;
         failures = 0;
