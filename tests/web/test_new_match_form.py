@@ -24,6 +24,8 @@ def test_the_form_offers_the_seats_the_options_allow_and_keeps_the_layout(new_pa
     sign_in(page, "Ada")
     page.select_option("#nm-game", "skull")
     assert seat_bounds(page)[:2] == (3, 6)
+    hidden = ["#nm-friends", "#nm-seconds", "#nm-hours", "#nm-visibility"]
+    assert not any(page.is_visible(f) for f in hidden)  # solo: bots only, no clock
     page.fill("#nm-seats", "9")
     page.dispatch_event("#nm-seats", "change")
     assert seat_bounds(page)[3] == 6  # 7 to 12 only with two sets
@@ -56,6 +58,7 @@ def test_the_form_offers_the_seats_the_options_allow_and_keeps_the_layout(new_pa
     page.fill("#nm-friends", "2")
     page.dispatch_event("#nm-friends", "change")
     page.select_option("#nm-bot-1", "strong")
+    assert page.is_visible("#nm-seconds") and not page.is_visible("#nm-hours")
     order = page.text_content("#nm-order")
     assert "you, a strong bot, a basic bot, a friend, a friend" in order
 

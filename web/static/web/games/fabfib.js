@@ -1,5 +1,5 @@
 // Fab Fib: three cards passed around with claims; life; the Fab Fib memory of passed cards.
-import { h, owner } from "../dom.js";
+import { h, owner, poss } from "../dom.js";
 import { cardBack, fabCard } from "../pieces.js";
 
 export const name = "Fab Fib";
@@ -62,7 +62,7 @@ function reveal(ctx, r) {
     h(
       "p",
       {},
-      `Round ${r.round}: ${ctx.name(r.caller)} called ${ctx.name(r.claimant)}'s ${r.claim} — `,
+      `Round ${r.round}: ${ctx.name(r.caller)} called ${poss(ctx.name(r.claimant))} ${r.claim} — `,
       h("strong", {}, r.true ? "it was true" : "a bluff"),
       `; ${ctx.name(r.loser)} lost ${r.damage} life: the skulls on the three cards (${skullSum(r.cards)}).`,
     ),
@@ -197,7 +197,7 @@ export function describe(e, name) {
     case "reshuffle":
       return `The discard pile is shuffled into a new draw pile (${e.cards} cards).`;
     case "call":
-      return `${name(e.caller)} calls ${name(e.claimant)}'s ${e.claim}: the cards are ${e.cards.map(cardWords).join(", ")}, ${e.true ? "so it was true" : "a bluff"}; ${name(e.loser)} loses ${e.damage} life (the skulls on the cards).`;
+      return `${name(e.caller)} calls ${poss(name(e.claimant))} ${e.claim}: the cards are ${e.cards.map(cardWords).join(", ")}, ${e.true ? "so it was true" : "a bluff"}; ${name(e.loser)} loses ${e.damage} life (the skulls on the cards).`;
     case "thousand":
       return `1000 for ${name(e.seat)}! Everyone else loses ${e.damage} life (the skulls on the three zeros).`;
     case "eliminated":

@@ -1,7 +1,7 @@
 // Fibber: cards played face down as the Silver Nose's rank (standard) or one at a time on the
 // rank in play (easy); noses; the pile.
-import { h, owner } from "../dom.js";
-import { cardBack, fibberCard, rankName } from "../pieces.js";
+import { h, owner, poss } from "../dom.js";
+import { cardBack, fibberCard, rankCount, rankName } from "../pieces.js";
 
 export const name = "Fibber";
 export const seats = [2, 6];
@@ -41,7 +41,7 @@ export function table(ctx) {
   const p = ctx.pub;
   const easy = p.variant === "easy";
   const lastPlay = p.last_play
-    ? h("p", {}, `Last play: ${ctx.name(p.last_play.seat)} — "I saw ${p.last_play.count} ${rankName(p.last_play.rank)}"`)
+    ? h("p", {}, `Last play: ${ctx.name(p.last_play.seat)} — "I saw ${rankCount(p.last_play.count, p.last_play.rank)}"`)
     : null;
   const call = p.last_call
     ? h(
@@ -50,10 +50,10 @@ export function table(ctx) {
         h(
           "p",
           {},
-          `${ctx.name(p.last_call.caller)} called ${ctx.name(p.last_call.player)}'s ${p.last_call.count} × ${rankName(p.last_call.rank)}: `,
+          `${ctx.name(p.last_call.caller)} called ${poss(ctx.name(p.last_call.player))} ${p.last_call.count} × ${rankName(p.last_call.rank)}: `,
           h("strong", {}, p.last_call.fib ? "a fib" : "true"),
           `; ${ctx.name(p.last_call.loser)} took ${p.last_call.nose === "silver" ? "the Silver Nose" : "a nose"}`,
-          p.last_call.pile_taken ? ` and the pile (${p.last_call.pile_taken} cards)` : "",
+          p.last_call.pile_taken ? ` and the pile (${p.last_call.pile_taken} card${p.last_call.pile_taken === 1 ? "" : "s"})` : "",
           ".",
           p.last_call.fib && !p.last_call.cards ? " The cards stay face down: a caught fib is not shown." : "",
         ),
@@ -113,7 +113,7 @@ export function look(ctx, type, param, value, plain) {
 function lastPlayWords(ctx) {
   const play = ctx.pub?.last_play;
   if (!play) return "the last play";
-  return `${ctx.name(play.seat)}'s ${play.count === 1 ? "" : `${play.count} × `}${rankName(play.rank)}`;
+  return `${poss(ctx.name(play.seat))} ${play.count === 1 ? "" : `${play.count} × `}${rankName(play.rank)}`;
 }
 
 // The rank a play is announced as: the one entry's only rank (easy), or the Silver Nose's.
@@ -188,18 +188,18 @@ export function describe(e, name) {
     case "dealt":
       return `Deal ${e.deal ?? ""}: ${name(e.starter)} starts.`;
     case "play":
-      return `${name(e.seat)}: "I saw ${e.count} ${rankName(e.rank)}" (${e.hand_size} left).`;
+      return `${name(e.seat)}: "I saw ${rankCount(e.count, e.rank)}" (${e.hand_size} left).`;
     case "pass":
       return `${name(e.seat)} lets it stand.`;
     case "play_stood":
-      return `Everybody passed: ${name(e.seat)}'s play stands.`;
+      return `Everybody passed: ${poss(name(e.seat))} play stands.`;
     case "call":
       return (
-        `${name(e.caller)} calls FIBBER on ${name(e.player)}'s ${e.count} × ${rankName(e.rank)}: ` +
+        `${name(e.caller)} calls FIBBER on ${poss(name(e.player))} ${e.count} × ${rankName(e.rank)}: ` +
         (e.fib
           ? `a fib, and the cards stay face down; ${name(e.loser)} takes ${e.nose === "silver" ? "the Silver Nose" : "a nose"}`
           : `true (${ranks(e.cards || [])}); ${name(e.loser)} takes ${e.nose === "silver" ? "the Silver Nose" : "a nose"}`) +
-        (e.pile_taken ? ` and the pile (${e.pile_taken} cards).` : ".")
+        (e.pile_taken ? ` and the pile (${e.pile_taken} card${e.pile_taken === 1 ? "" : "s"}).` : ".")
       );
     case "hand_emptied":
       return `${name(e.seat)} emptied their hand and gives back ${e.noses_returned} nose${e.noses_returned === 1 ? "" : "s"}; the cards are dealt again.`;

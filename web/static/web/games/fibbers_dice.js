@@ -1,5 +1,5 @@
 // Fibber's Dice: a pair of dice under a cup per seat; announcements; points.
-import { h, owner } from "../dom.js";
+import { h, owner, poss } from "../dom.js";
 import { die, scoreName } from "../pieces.js";
 
 export const name = "Fibber's Dice";
@@ -55,7 +55,7 @@ export function table(ctx) {
           h(
             "p",
             {},
-            r.kind === "max" ? `${ctx.name(r.seat)} announced Max: ` : `${ctx.name(r.caller)} called ${ctx.name(r.seat)}'s ${scoreName(r.score)}: `,
+            r.kind === "max" ? `${ctx.name(r.seat)} announced Max: ` : `${ctx.name(r.caller)} called ${poss(ctx.name(r.seat))} ${scoreName(r.score)}: `,
             `the dice show ${r.dice.join(" and ")}, ${scoreName(r.shown)}: `,
             h("strong", {}, r.true ? (r.kind === "max" ? "a real Max" : "it held") : "a fib"),
             r.kind === "max"
@@ -120,7 +120,7 @@ export function describe(e, name) {
     case "believe":
       return `${name(e.seat)} believes ${scoreName(e.score)} and rolls.`;
     case "call":
-      return `${name(e.caller)} calls ${name(e.seat)}'s ${scoreName(e.score)}: the dice show ${e.dice.join(" and ")}, ${e.true ? "it held" : "a fib"}; ${name(e.loser)} loses a point.`;
+      return `${name(e.caller)} calls ${poss(name(e.seat))} ${scoreName(e.score)}: the dice show ${e.dice.join(" and ")}, ${e.true ? "it held" : "a fib"}; ${name(e.loser)} loses a point.`;
     case "max":
       return `Max announced by ${name(e.seat)}: the dice show ${e.dice.join(" and ")}, ${e.true ? "a real Max" : "not a Max"}; ${name(e.loser)} loses a point.`;
     case "eliminated":

@@ -1,5 +1,5 @@
 // Skull: discs on mats (flowers and a skull), bids, the challenge.
-import { h, owner } from "../dom.js";
+import { h, owner, poss } from "../dom.js";
 import { disc, discBack } from "../pieces.js";
 
 export const name = "Skull";
@@ -28,7 +28,7 @@ export function seatRange(options) {
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function turned(ctx, reveals) {
-  return reveals.map((r) => `${ctx.name(r.seat)}'s ${r.card}`).join(", ");
+  return reveals.map((r) => `${poss(ctx.name(r.seat))} ${r.card}`).join(", ");
 }
 
 export function seatInfo(ctx, seat) {
@@ -78,7 +78,7 @@ export function table(ctx) {
             "p",
             {},
             `Last challenge (round ${lc.round}): ${ctx.name(lc.challenger)} had to turn ${plural(lc.bid, "flower")} and `,
-            h("strong", {}, lc.success ? "succeeded" : `hit ${lc.skull_owner === lc.challenger ? "their own" : `${ctx.name(lc.skull_owner)}'s`} skull`),
+            h("strong", {}, lc.success ? "succeeded" : `hit ${lc.skull_owner === lc.challenger ? "their own" : `${poss(ctx.name(lc.skull_owner))}`} skull`),
             lc.reveals?.length ? `. Turned: ${turned(ctx, lc.reveals)}.` : ".",
           ),
           lc.reveals?.length ? h("div", { class: "cards" }, lc.reveals.map((r) => disc(r.card, r.seat))) : null,
@@ -159,7 +159,7 @@ export function actionText(ctx, action) {
     case "pass":
       return "pass";
     case "reveal":
-      return `turn ${ctx.name(action.seat)}'s top disc`;
+      return `turn ${poss(ctx.name(action.seat))} top disc`;
     case "choose_starter":
       return `let ${ctx.name(action.seat)} start`;
     default:
@@ -196,11 +196,11 @@ export function describe(e, name) {
     case "challenge":
       return `${name(e.seat)} must turn ${plural(e.count, "flower")}.`;
     case "revealed":
-      return `${name(e.by)} turns ${e.by === e.seat ? "their own" : `${name(e.seat)}'s`} disc: a ${e.card} (${e.flowers} of ${e.needed} flowers).`;
+      return `${name(e.by)} turns ${e.by === e.seat ? "their own" : `${poss(name(e.seat))}`} disc: a ${e.card} (${e.flowers} of ${e.needed} flowers).`;
     case "challenge_won":
       return `${name(e.seat)} wins the challenge (${e.successes} success${e.successes === 1 ? "" : "es"}).`;
     case "challenge_lost":
-      return `${name(e.seat)} hit ${e.skull_owner === e.seat ? "their own" : `${name(e.skull_owner)}'s`} skull.`;
+      return `${name(e.seat)} hit ${e.skull_owner === e.seat ? "their own" : `${poss(name(e.skull_owner))}`} skull.`;
     case "card_lost":
       return `${name(e.seat)} loses a disc, picked blind (${e.cards_left} left).`;
     case "eliminated":
