@@ -56,6 +56,11 @@ class EmbeddedServer:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
+        self.serve()
+
+    def serve(self) -> None:
+        """Start the server process (again, after :meth:`halt`: same port, same database) and
+        wait until it answers."""
         self.process = subprocess.Popen(
             [
                 *[sys.executable, "-m", "uvicorn", "fibserver.asgi:application"],
@@ -80,11 +85,16 @@ class EmbeddedServer:
             f" its output: {self.log_path}"
         )
 
-    def stop(self) -> None:
+    def halt(self) -> None:
+        """Stop the server process; :meth:`serve` starts it again (an outage, for the tests)."""
         self.process.terminate()
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.halt()
         self.log.close()

@@ -10,12 +10,15 @@ import json
 import os
 import random
 import shutil
+import subprocess
+import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-from fibserver.devserver import EmbeddedServer
+from fibserver.devserver import ROOT, EmbeddedServer
 
 
 def chromium_path() -> str | None:
@@ -26,23 +29,50 @@ def chromium_path() -> str | None:
     return None
 
 
-class PlayServer(EmbeddedServer):
-    """``scripts/serve``'s server (``fibserver.settings.dev``, the embedded runner) on a fresh
-    SQLite file, with fast bots and a short lowest live decision time for the tests."""
+_STATIC: dict[str, Path] = {}
 
-    def __init__(self, tmp: Path) -> None:
+
+def collected_static() -> Path:
+    """The static files collected as ``scripts/serve`` collects them (hashed names, gzip
+    copies), once per process into a directory of its own."""
+    if "root" not in _STATIC:
+        root = Path(tempfile.mkdtemp(prefix="fibserver-static-"))
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT,
+            env={
+                **os.environ,
+                "DJANGO_SETTINGS_MODULE": "fibserver.settings.dev",
+                "FIBSERVER_STATIC_COLLECTED": "1",
+                "STATIC_ROOT": str(root),
+            },
+            check=True,
+        )
+        _STATIC["root"] = root
+    return _STATIC["root"]
+
+
+class PlayServer(EmbeddedServer):
+    """``scripts/serve``'s server (``fibserver.settings.dev``, the embedded runner, the static
+    files collected) on a fresh SQLite file, with fast bots and a short lowest live decision
+    time for the tests."""
+
+    def __init__(self, tmp: Path, name: str = "play", **env: str) -> None:
         super().__init__(
             tmp,
             {
                 "DJANGO_SETTINGS_MODULE": "fibserver.settings.dev",
+                "FIBSERVER_STATIC_COLLECTED": "1",
+                "STATIC_ROOT": str(collected_static()),
                 "FIBSERVER_BOT_DELAY": "0.02",
                 "FIBSERVER_SWEEP_SECONDS": "0.25",
                 "FIBSERVER_LIVE_MIN_SECONDS": "1",
                 "THROTTLE_GUEST": "10000/hour",
                 "THROTTLE_REGISTER": "10000/hour",
                 "THROTTLE_ACTIONS": "100000/min",
+                **env,
             },
-            name="play",
+            name=name,
         )
 
 
@@ -78,7 +108,13 @@ def create_match(
     seconds: int | None = None,
     visibility: str | None = None,
 ) -> str:
-    """Fill in the page's "New match" form and create it; returns the match id."""
+    """Fill in the page's "New match" form and create it; returns the match id.
+
+    ``bots`` has a level for each place after yours, or ``""`` for a place left open for a
+    friend; the bots sit next to you, the open places after them (the form says so)."""
+    levels = list(bots or [])
+    friends = levels.count("")
+    assert levels[len(levels) - friends :] == [""] * friends, "open places come after the bots"
     page.select_option("#nm-game", game)
     page.select_option("#nm-mode", mode)
     for name, value in (options or {}).items():
@@ -92,10 +128,17 @@ def create_match(
     if seats is not None:
         page.fill("#nm-seats", str(seats))
         page.dispatch_event("#nm-seats", "change")
-    for i, level in enumerate(bots or [], start=1):
+    if mode != "solo":
+        page.fill("#nm-friends", str(friends))
+        page.dispatch_event("#nm-friends", "change")
+    for i, level in enumerate(levels[: len(levels) - friends], start=1):
         page.select_option(f"#nm-bot-{i}", level)
     if seconds is not None:
-        page.fill("#nm-seconds", str(seconds))
+        if mode == "async":
+            assert seconds % 3600 == 0, "the form asks for hours per decision in async play"
+            page.fill("#nm-hours", str(seconds // 3600))
+        else:
+            page.fill("#nm-seconds", str(seconds))
     if visibility is not None:
         page.select_option("#nm-visibility", visibility)
     page.click("#nm-create")

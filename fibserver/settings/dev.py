@@ -6,10 +6,12 @@ events endpoint honours ``wait`` under WSGI too (``manage.py runserver``, which 
 request its own thread; under ``scripts/serve``'s ASGI server it waits anyway).
 """
 
+import os
 import warnings
+from pathlib import Path
 
 from .base import *  # noqa: F403
-from .base import FIBSERVER, env_bool
+from .base import BASE_DIR, FIBSERVER, env_bool
 
 DEBUG = env_bool("DEBUG", True)
 
@@ -18,3 +20,17 @@ DEBUG = env_bool("DEBUG", True)
 warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarning)
 
 FIBSERVER = {**FIBSERVER, "WSGI_LONG_POLL": env_bool("FIBSERVER_WSGI_LONG_POLL", True)}
+
+# scripts/serve collects the static files first (hashed names, gzip copies) and says so with
+# FIBSERVER_STATIC_COLLECTED: they are then served compressed and cached for a year, as in
+# production (web/staticfiles.py). Without it (``manage.py runserver``) they are served straight
+# from the apps and never cached, so an edited file shows at the next reload.
+if env_bool("FIBSERVER_STATIC_COLLECTED", False):
+    STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "web.staticfiles.HashedModulesStorage"},
+    }
+    WHITENOISE_USE_FINDERS = False
+    WHITENOISE_AUTOREFRESH = False
+    WHITENOISE_MAX_AGE = 60  # a file asked for by its plain name (the hashed ones: a year)

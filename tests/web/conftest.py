@@ -51,26 +51,38 @@ def browser(chromium: str) -> Iterator[Any]:
 
 @pytest.fixture
 def new_page(browser: Any, play_server: PlayServer) -> Iterator[Any]:
-    """``new_page(width=1200, height=900)``: a page in a fresh browser context (its own
-    localStorage, so its own player); every page error fails the test."""
+    """``new_page(width=1200, height=900, server=None, offline_ok=False, refusals=())``: a page
+    in a fresh browser context (its own localStorage, so its own player) on ``server`` (the
+    session's server by default); every page error fails the test, and so does every console
+    error but a 409 (a stale version after a race, which the page handles), with
+    ``offline_ok`` a refused connection (a test that stops the server), and the statuses in
+    ``refusals`` (a test that asks for a refusal)."""
     contexts = []
     errors: list[str] = []
 
-    def make(width: int = 1200, height: int = 900) -> Any:
+    def make(
+        width: int = 1200,
+        height: int = 900,
+        server: Any = None,
+        offline_ok: bool = False,
+        refusals: tuple[int, ...] = (),
+    ) -> Any:
         context = browser.new_context(
-            viewport={"width": width, "height": height}, base_url=play_server.url
+            viewport={"width": width, "height": height}, base_url=(server or play_server).url
         )
         context.set_default_timeout(30_000)
         contexts.append(context)
         page = context.new_page()
+        allowed = [f"status of {status}" for status in (409, *refusals)]
+        allowed += ["ERR_CONNECTION_REFUSED"] if offline_ok else []
         page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
         page.on(
             "console",
             lambda message: (
                 errors.append(f"console: {message.text}")
-                if message.type == "error" and "status of 409" not in message.text
+                if message.type == "error" and not any(a in message.text for a in allowed)
                 else None
-            ),  # a 409 is a stale version after a race: the page reloads and goes on
+            ),
         )
         return page
 

@@ -12,7 +12,18 @@ export class ApiError extends Error {
   }
 }
 
-function newKey() {
+// The server could not be reached (no answer, or a gateway's "bad gateway" page instead of the
+// API's JSON): the request may or may not have arrived. A retry with the same Idempotency-Key
+// applies an action at most once, so an action can be sent again safely.
+export class OfflineError extends Error {
+  constructor(cause) {
+    super("The server cannot be reached right now.");
+    this.code = "offline";
+    this.cause = cause;
+  }
+}
+
+export function newKey() {
   if (globalThis.crypto?.randomUUID) return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -40,7 +51,13 @@ export const api = {
     }
     const cached = cache ? this.etags.get(path) : undefined;
     if (cached) headers["If-None-Match"] = cached[0];
-    const response = await fetch(`/api${path}`, init);
+    let response;
+    try {
+      response = await fetch(`/api${path}`, init);
+    } catch (error) {
+      if (error.name === "AbortError") throw error;
+      throw new OfflineError(error);
+    }
     if (response.status === 304 && cached) return cached[1];
     if (response.status === 204) return null;
     let data = null;
@@ -49,6 +66,7 @@ export const api = {
     } catch {
       data = null;
     }
+    if (!response.ok && !data?.error && [502, 503, 504].includes(response.status)) throw new OfflineError(response.status);
     if (!response.ok) throw new ApiError(response.status, data?.error);
     if (cache && response.headers.get("ETag")) {
       this.etags.set(path, [response.headers.get("ETag"), data]);
@@ -113,12 +131,10 @@ export const api = {
     if (seat !== null && seat !== undefined) params.set("seat", String(seat));
     return this.get(`/matches/${id}/events/?${params}`, { signal });
   },
-  act(id, action, version, seat) {
+  // One decision, on the version it was made on. `key` (Idempotency-Key) is the same for a
+  // resend of the same request after a lost connection, so it never applies twice.
+  act(id, action, version, seat, key = newKey()) {
     const query = seat === null || seat === undefined ? "" : `?seat=${seat}`;
-    return this.post(
-      `/matches/${id}/actions/${query}`,
-      { ...action, expected_version: version },
-      { key: newKey() },
-    );
+    return this.post(`/matches/${id}/actions/${query}`, { ...action, expected_version: version }, { key });
   },
 };

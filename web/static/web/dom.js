@@ -48,3 +48,9 @@ export function owner(ctx) {
     ? { Your: `${o}'s`, your: `${o}'s`, You: o, you: o, hold: "holds", have: "has" }
     : { Your: "Your", your: "your", You: "You", you: "you", hold: "hold", have: "have" };
 }
+
+// "Ada's", or "your" for the player's own seat ("Ada (you)"; in two tribes "Ada (you, 1st
+// tribe)" stays a name: "Ada (you, 1st tribe)'s" reads better than a bare "your").
+export function poss(name) {
+  return name.endsWith(" (you)") ? "your" : `${name}'s`;
+}

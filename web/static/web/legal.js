@@ -1,6 +1,8 @@
 // Controls built generically from `legal_actions`: one form per entry, one control per
 // parameter domain ({"one_of"}, {"subset_of", "min", "max"}, {"range": [lo, hi]}). A rule
-// change on the server needs no change here; the game modules only say how a value looks.
+// change on the server needs no change here; the game modules only say how a value looks and
+// put an entry, a parameter and a finished choice in a player's words (the API's label and
+// the parameter's name are the fallback).
 
 import { h } from "./dom.js";
 
@@ -10,20 +12,53 @@ function valueKey(value) {
   return JSON.stringify(value);
 }
 
-// One legal-action entry as a form. `look(type, param, value)` renders a value (a card, a die,
-// a seat name...); `submit(action)` posts it.
-function entryForm(entry, look, submit, memory) {
+// Does `action` ({"type", ...params}) fit one of the entries? The same test the server makes:
+// a value from every domain of one entry, and nothing else.
+export function fits(action, legal) {
+  const { type, ...values } = action;
+  return (legal || []).some((entry) => {
+    if (entry.type !== type) return false;
+    const params = entry.params || {};
+    if (Object.keys(values).some((name) => !(name in params))) return false;
+    return Object.entries(params).every(([name, domain]) => {
+      if (!(name in values)) return false;
+      const value = values[name];
+      if (domain.one_of) return domain.one_of.some((v) => valueKey(v) === valueKey(value));
+      if (domain.range) return Number.isInteger(value) && value >= domain.range[0] && value <= domain.range[1];
+      if (domain.subset_of) {
+        if (!Array.isArray(value) || value.length < domain.min || value.length > domain.max) return false;
+        const keys = value.map(valueKey);
+        const allowed = new Set(domain.subset_of.map(valueKey));
+        return new Set(keys).size === keys.length && keys.every((k) => allowed.has(k));
+      }
+      return false;
+    });
+  });
+}
+
+function humanize(name) {
+  return name.replaceAll("_", " ");
+}
+
+// One legal-action entry as a form. `words.look(type, param, value)` renders a value (a card, a
+// die, a seat name...), `words.entry(entry)` is the entry's heading, `words.param(entry, name)`
+// a parameter's, `words.choice(entry, action)` the button's once every value is chosen;
+// `submit(action)` posts it.
+function entryForm(entry, words, submit, memory) {
+  const look = words.look;
   const params = Object.entries(entry.params || {});
   const entryKey = JSON.stringify(entry); // a choice half made survives a redraw of the same entry
   const remember = (name, value) => memory.set(`${entryKey}|${name}`, value);
   const recall = (name) => memory.get(`${entryKey}|${name}`);
   const form = h("form", { class: "action", "data-action": entry.type });
-  const label = h("p", { class: "action-label" }, entry.label);
+  const heading = words.entry(entry) || entry.label;
+  const paramWords = (name) => words.param(entry, name) || humanize(name);
+  const label = h("p", { class: "action-label" }, heading);
   form.appendChild(label);
   const send = (action) => submit(action);
 
   if (params.length === 0) {
-    form.appendChild(h("button", { type: "submit", class: "act primary" }, entry.label));
+    form.appendChild(h("button", { type: "submit", class: "act primary" }, words.choice(entry, { type: entry.type }) || heading));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       send({ type: entry.type });
@@ -41,7 +76,7 @@ function entryForm(entry, look, submit, memory) {
       for (let v = domain.range[0]; v <= domain.range[1]; v++) values.push(v);
     }
     if (values) {
-      const group = h("div", { class: "choices", role: "group", "aria-label": entry.label });
+      const group = h("div", { class: "choices", role: "group", "aria-label": heading });
       for (const value of values) {
         group.appendChild(
           h(
@@ -65,9 +100,13 @@ function entryForm(entry, look, submit, memory) {
 
   // The general case: a control per parameter, then one submit button.
   const readers = [];
-  const button = h("button", { type: "submit", class: "act primary", disabled: true }, entry.label);
+  const button = h("button", { type: "submit", class: "act primary", disabled: true }, heading);
   const refresh = () => {
-    button.disabled = !readers.every((reader) => reader.valid());
+    const ready = readers.every((reader) => reader.valid());
+    button.disabled = !ready;
+    const action = { type: entry.type };
+    if (ready) for (const reader of readers) action[reader.name] = reader.value();
+    button.textContent = (ready && words.choice(entry, action)) || heading;
   };
   for (const [name, domain] of params) {
     const field = h("div", { class: "param", "data-param": name });
@@ -77,9 +116,9 @@ function entryForm(entry, look, submit, memory) {
       const hint = h(
         "span",
         { class: "hint" },
-        min === max ? `choose ${min}` : `choose ${min} to ${max}`,
+        min === max ? `pick ${min}` : `pick ${min} to ${max}`,
       );
-      const group = h("div", { class: "picks", role: "group", "aria-label": `${name}: ${hint.textContent}`, "data-min": min, "data-max": max });
+      const group = h("div", { class: "picks", role: "group", "aria-label": `${paramWords(name)}: ${hint.textContent}`, "data-min": min, "data-max": max });
       const toggles = domain.subset_of.map((value) => {
         const key = valueKey(value);
         const toggle = h(
@@ -106,7 +145,7 @@ function entryForm(entry, look, submit, memory) {
         return toggle;
       });
       group.append(...toggles);
-      field.append(h("span", { class: "param-name" }, name, " "), hint, group);
+      field.append(h("span", { class: "param-name" }, paramWords(name), " "), hint, group);
       readers.push({
         name,
         valid: () => chosen.size >= min && chosen.size <= max,
@@ -122,7 +161,7 @@ function entryForm(entry, look, submit, memory) {
         ),
       );
       if (recall(name) !== undefined) select.value = recall(name);
-      field.append(h("label", { for: id, class: "param-name" }, name), " ", select);
+      field.append(h("label", { for: id, class: "param-name" }, paramWords(name)), " ", select);
       readers.push({ name, valid: () => select.value !== "", value: () => domain.one_of[Number(select.value)] });
     } else if (domain.range) {
       const [lo, hi] = domain.range;
@@ -131,7 +170,7 @@ function entryForm(entry, look, submit, memory) {
         id, type: "number", min: lo, max: hi, step: 1, value: recall(name) ?? lo,
         oninput: () => { remember(name, input.value); refresh(); },
       });
-      field.append(h("label", { for: id, class: "param-name" }, `${name} (${lo}–${hi})`), " ", input);
+      field.append(h("label", { for: id, class: "param-name" }, `${paramWords(name)} (${lo}–${hi})`), " ", input);
       readers.push({
         name,
         valid: () => Number.isInteger(Number(input.value)) && input.value !== "" && +input.value >= lo && +input.value <= hi,
@@ -156,7 +195,13 @@ function entryForm(entry, look, submit, memory) {
 }
 
 // The whole panel. While a post is in flight every control is disabled.
-export function actionPanel(legal, { look, submit, memory = new Map() }) {
+export function actionPanel(legal, { look, words = {}, submit, memory = new Map() }) {
+  const all = {
+    look: look || words.look || ((type, param, value) => String(value)),
+    entry: words.entry || (() => null),
+    param: words.param || (() => null),
+    choice: words.choice || (() => null),
+  };
   const panel = h("div", { class: "actions", "data-count": legal.length });
   const run = async (action) => {
     memory.clear();
@@ -168,6 +213,6 @@ export function actionPanel(legal, { look, submit, memory = new Map() }) {
       panel.classList.remove("busy");
     }
   };
-  for (const entry of legal) panel.appendChild(entryForm(entry, look, run, memory));
+  for (const entry of legal) panel.appendChild(entryForm(entry, all, run, memory));
   return panel;
 }

@@ -32,6 +32,8 @@ const RANK_NAMES = {
   wild: "Wild",
 };
 export const rankName = (rank) => RANK_NAMES[rank] || rank;
+// "2 Witches", "1 Ghost".
+export const rankCount = (count, rank) => `${count} ${rankName(rank)}${count === 1 ? "" : rank === "witch" ? "es" : "s"}`;
 
 export function fibberCard(rank, owner) {
   return h(

@@ -38,7 +38,7 @@ function actionText(action) {
   return params.length ? valueText(Object.fromEntries(params)) : "";
 }
 
-export function replayScreen(app, id, { api, GAMES, seatName }) {
+export function replayScreen(app, id, { api, GAMES, seatName, describeGeneric }) {
   const screen = { alive: true, stop() { this.alive = false; } };
   const root = h("section", { class: "replay", id: "replay" }, h("p", { class: "muted" }, "Loading the replay…"));
   clear(app, root);
@@ -67,7 +67,7 @@ export function replayScreen(app, id, { api, GAMES, seatName }) {
     function load(n) {
       if (!answers.has(n)) {
         const promise = api.get(`/matches/${id}/replay/steps/${n}/`);
-        promise.catch(() => answers.delete(n)); // a failed fetch is tried again next time
+        promise.then((point) => (promise.settled = point)).catch(() => answers.delete(n)); // a failed fetch is tried again next time
         answers.set(n, promise);
         if (answers.size > KEPT) answers.delete(answers.keys().next().value);
       }
@@ -117,10 +117,18 @@ export function replayScreen(app, id, { api, GAMES, seatName }) {
         at === 0 ? "Set-up" : `Step ${at} of ${last}: ${name(step.seat)}`,
         step.by_bot ? h("span", { class: "tag warn", "data-by-bot": "" }, "bot, after a deadline") : null,
       );
+      // The action in the live table's words; hand positions read from the step before, when
+      // it is here already (else the words do without the cards' faces).
+      const before = answers.get(at - 1)?.settled;
+      const actx = before && step.seat !== null ? ctxFor(before, step.seat) : { match, view: null, pub: null, priv: null, me: step.seat, name, owner: plainName(step.seat) };
+      const said = step.action && !step.join && game?.actionText ? game.actionText(actx, step.action) : null;
       clear(
         actionLine,
         step.action
-          ? [step.join ? "took a seat: " : step.by_bot ? "the bot played for them: " : "", h("strong", {}, step.action.type), " ", actionText(step.action)]
+          ? [
+              step.join ? "took a seat" : step.by_bot ? "the bot played for them: " : `${name(step.seat)}: `,
+              step.join ? null : h("strong", { "data-action-type": step.action.type }, said || `${step.action.type.replaceAll("_", " ")} ${actionText(step.action)}`.trim()),
+            ]
           : h("span", { class: "muted" }, "The deal: no one has acted yet."),
       );
       clear(
@@ -129,8 +137,12 @@ export function replayScreen(app, id, { api, GAMES, seatName }) {
           h(
             "li",
             {},
-            (game && game.describe(flat(e), name)) || `${e.type.replaceAll("_", " ")} ${valueText(e.public)}`,
-            Object.entries(e.private || {}).map(([seat, p]) => h("div", { class: "muted small" }, `${name(Number(seat))} saw: ${valueText(p)}`)),
+            (game && game.describe(flat(e), name)) || describeGeneric(flat(e), name),
+            Object.entries(e.private || {}).map(([seat, p]) => {
+              const who = plainName(Number(seat));
+              const words = game?.privateText?.({ match, name, owner: who, me: Number(seat) }, { ...flat(e), private: p });
+              return h("div", { class: "muted small", "data-private-part": seat }, words || `${who} saw: ${valueText(p)}`);
+            }),
           ),
         ),
       );
@@ -279,7 +291,16 @@ export function replayScreen(app, id, { api, GAMES, seatName }) {
         h("code", { class: "small" }, record.seed.slice(0, 16) + "…"),
         verified === true ? " matches the commitment published at the start (SHA-256)." : verified === false ? " does NOT match the commitment!" : " (this browser cannot hash it here).",
       ),
-      h("p", {}, "Result: ", record.result.placements.map((p, seat) => `${name(seat)} ${ordinal(p)}`).join(", ")),
+      h(
+        "p",
+        { id: "replay-result" },
+        "Result: ",
+        record.result.placements
+          .map((p, seat) => [p, seat])
+          .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+          .map(([p, seat]) => `${ordinal(p)} ${name(seat)}`)
+          .join(", "),
+      ),
       h(
         "div",
         { class: "replay-controls", role: "group", "aria-label": "replay controls" },
