@@ -1,4 +1,4 @@
-"""Account writers (STYLE.md: services are the only writers).
+"""Account writers (services are the only writers: docs/architecture.md).
 
 Every function is keyword-only, typed and atomic. Bad input raises the project's one error
 type, :class:`fibserver.errors.AppError` (``api.errors`` maps it to HTTP), never anything that

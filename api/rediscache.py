@@ -2,7 +2,7 @@
 
 Django's ``RedisCacheClient.get_client`` builds a new ``redis.Redis`` for every cache call, and
 redis-py's constructor is not cheap (it copies its table of a few hundred response callbacks
-into a new dictionary each time): on the move path (issue 16) it cost more CPU than the token
+into a new dictionary each time): on the move path it cost more CPU than the token
 lookup's round trip itself. A ``redis.Redis`` is safe to share between threads (each command
 takes a connection from the pool), so the hot paths keep one per connection pool of the
 default cache, and read and write the very keys and values ``django.core.cache.cache`` does.

@@ -1,4 +1,4 @@
-"""What one request costs, in one process, part by part (issue 16): the CPU side of
+"""What one request costs, in one process, part by part: the CPU side of
 ``bench/perf.py``'s ratios.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/fib_perf_costs \

@@ -1,4 +1,4 @@
-"""Measure deadline lateness with a real Celery worker and beat (issue 7).
+"""Measure deadline lateness with a real Celery worker and beat.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/fibserver_bench \
     REDIS_URL=redis://127.0.0.1:6379/0 uv run python bench/deadlines.py --matches 100

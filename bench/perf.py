@@ -1,4 +1,4 @@
-"""The performance benchmark (issue 16): the production shape, measured against a floor.
+"""The performance benchmark: the production shape, measured against a floor.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/fib_perf_bench \
     REDIS_URL=redis://127.0.0.1:6379/7 uv run python bench/perf.py

@@ -1,4 +1,4 @@
-"""The cursor of the hot statements (issue 16): a move's read and write, a view's read and a
+"""The cursor of the hot statements: a move's read and write, a view's read and a
 conditional GET's tag — each sent again and again with the same text.
 
 Django's PostgreSQL cursors bind parameters on the client (psycopg's ``ClientCursor``): each

@@ -1,8 +1,8 @@
 """Matches, seats, the event log and idempotency records.
 
-Nothing here changes a match: ``games.services`` is the only writer (STYLE.md). The engine
-state and the seed are server-only; they leave the server only through the engine's views and,
-after the end, the replay.
+Nothing here changes a match: ``games.services`` is the only writer (docs/architecture.md). The
+engine state and the seed are server-only; they leave the server only through the engine's views
+and, after the end, the replay.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Accounts over REST: guest, register, login, upgrade, logout and ``me``.
 
-Thin views (STYLE.md): each validates its input with its own serializer, calls one service in
-:mod:`accounts.services` and renders :class:`UserOutSerializer`. Errors use the one shape
+Thin views (docs/architecture.md): each validates its input with its own serializer, calls one
+service in :mod:`accounts.services` and renders :class:`UserOutSerializer`. Errors use the one shape
 ``{"error": {"code", "message", ...}}`` from :mod:`api.errors`.
 
 Tokens: ``Authorization: Bearer <token>`` (or DRF's ``Token <token>``). A user has one token,

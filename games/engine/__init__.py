@@ -1,1 +1,1 @@
-"""Pure rules engines: no Django, no I/O, no global randomness (STYLE.md)."""
+"""Pure rules engines: no Django, no I/O, no global randomness (docs/architecture.md)."""

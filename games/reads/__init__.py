@@ -1,5 +1,5 @@
 """The read side: everything that leaves the database for a client, redacted for the caller
-(STYLE.md habit 2: every payload derived from a match's state passes through the engine's
+(docs/architecture.md: every payload derived from a match's state passes through the engine's
 ``view``; only a finished match reveals its record).
 
 One module per thing read; in each, ``read_<what>`` reads it from the database (for a

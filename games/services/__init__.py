@@ -1,4 +1,4 @@
-"""The only code that changes a match (STYLE.md habit 3), one module per step of its life:
+"""The only code that changes a match (docs/architecture.md), one module per step of its life:
 
 - :mod:`.lobby`        create, join (by id or invite code), leave, add bots, start;
 - :mod:`.actions`      a player's move, exactly once (expected version, idempotency key);

@@ -119,7 +119,7 @@ def test_two_hundred_parallel_sends_with_one_idempotency_key_apply_once_and_answ
 
 
 def test_a_view_and_an_event_page_never_mix_versions_while_moves_land(monkeypatch):
-    """Issue 11.2: every part of a view (match row, seats, recent events) and of an event page
+    """every part of a view (match row, seats, recent events) and of an event page
     comes from one snapshot, even when a move commits between the reads."""
     from games.reads import feeds, views
 

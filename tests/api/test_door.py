@@ -292,7 +292,7 @@ def test_a_chunked_move_through_the_door_is_applied_once(apps):
     assert mover.view(match_id)["version"] == view["version"] + 1
 
 
-#: The hostile requests of issue 11 on the two routes the short handler takes.
+#: The hostile requests of the hostile battery on the two routes the short handler takes.
 HOSTILE = [
     ("GET", "", "seat=%C2%B2", None, {}),
     ("GET", "", "seat=%D9%A3", None, {}),

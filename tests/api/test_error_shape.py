@@ -1,8 +1,8 @@
-"""Every response under ``/api/`` uses the one JSON error shape, whatever produced it (issue 11,
-item 9): the events endpoint (a plain async Django view) answers other methods with a JSON 405
-and ``Allow`` instead of a CSRF 403 page; unmatched paths get the JSON 404; every 405 carries
-``Allow``; Django's own errors (a SuspiciousOperation, an unhandled exception) are JSON under
-``/api/``, in DEBUG too, while pages outside ``/api/`` (the admin) keep Django's HTML."""
+"""Every response under ``/api/`` uses the one JSON error shape, whatever produced it: the events
+endpoint (a plain async Django view) answers other methods with a JSON 405 and ``Allow`` instead of
+a CSRF 403 page; unmatched paths get the JSON 404; every 405 carries ``Allow``; Django's own errors
+(a SuspiciousOperation, an unhandled exception) are JSON under ``/api/``, in DEBUG too, while pages
+outside ``/api/`` (the admin) keep Django's HTML."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The hostile battery: every URL pattern under ``/api/`` gets every method and a set of hostile
-requests, anonymously and as a seated player, and must answer like an API (PRODUCT.md: "Bad
+requests, anonymously and as a seated player, and must answer like an API (docs/api.md: "Bad
 input gets a clear 4xx, never a 500"):
 
 - never a 5xx;

@@ -1,4 +1,4 @@
-"""The hot paths stay lean (issue 16): what a conditional GET, a view and a move cost in
+"""The hot paths stay lean: what a conditional GET, a view and a move cost in
 queries, and that the cheap ETag and the cached token lookup stay exactly as correct as what
 they replace."""
 

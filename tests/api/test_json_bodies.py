@@ -1,4 +1,4 @@
-"""JSON bodies are bounded and storable on every endpoint that reads one (issue 11, items 7-8):
+"""JSON bodies are bounded and storable on every endpoint that reads one:
 nesting deeper than ``MAX_JSON_DEPTH`` is 400 ``malformed_request`` (a thousand levels used to
 be a 500 RecursionError in the serializers), and a NUL or a lone surrogate in any key or value
 at any depth is 400 ``invalid`` (NUL used to be a 500 on PostgreSQL). Nothing is written."""

@@ -1,4 +1,4 @@
-"""The lean move path (issue 16): the plain view answers what its DRF twin answers, and the
+"""The lean move path: the plain view answers what its DRF twin answers, and the
 optimistic write never stores a move computed from a state that is no longer the match's."""
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ def test_an_all_bot_exhibition_plays_itself_and_anyone_may_watch(api_client):
 
 
 def test_the_host_of_a_private_exhibition_sees_and_finds_it_and_nobody_else_does():
-    """Issue 11.3: the creator of a match can always see it, seated or not."""
+    """the creator of a match can always see it, seated or not."""
     host, outsider = Player(), Player()
     match = host.create(
         game="fabfib", seats=3, bots=["random"] * 3, join=False, visibility="private"

@@ -1,4 +1,4 @@
-"""The OpenAPI schema says precisely what the server does (issue 11), checked through the API.
+"""The OpenAPI schema says precisely what the server does, checked through the API.
 
 - every response of whole matches of every game and variant (views, actions, events, lists,
   the inbox, replays, statistics) and every kind of error fits the component the operation
@@ -161,7 +161,7 @@ def test_every_kind_of_error_fits_its_documented_schema(monkeypatch):
     assert throttled["Retry-After"] and fits(throttled, "/api/auth/guest/", "post")
 
 
-# --- Accepted exactly as documented (the cases of issue 11) -------------------------------
+# --- Accepted exactly as documented -------------------------------------------------------
 
 
 def test_strict_types_no_coercion():

@@ -1,5 +1,5 @@
 """Hostile input outside the body is refused under ``/api/`` before any view or query runs
-(``api.middleware.InputGuardMiddleware``; issue 11, item 8): a NUL (PostgreSQL text cannot hold
+(``api.middleware.InputGuardMiddleware``): a NUL (PostgreSQL text cannot hold
 it: these were 500s there) in the query string, the path or a header is 400 ``invalid``, and so
 are too many query parameters, a Host we do not serve and a Content-Length that is not a number;
 a declared body over the limit is 413 on every endpoint, and a path that only lacks its slash is

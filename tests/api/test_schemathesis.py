@@ -74,7 +74,7 @@ EXPECTED_REFUSALS: dict[str, dict[int, str]] = {
     # Idempotency-Key reused for another request: 422 idempotency_key_reused).
     "matches_actions_create": {422: "illegal_action"},
 }
-#: replay and stats are 404 until a match has finished (PRODUCT.md: hidden until it ends), so a
+#: replay and stats are 404 until a match has finished (docs/api.md: hidden until it ends), so a
 #: match just created by ``POST /api/matches/`` is rightly "not found" there: the assumption of
 #: ``ensure_resource_availability`` (a created resource is at once readable at every path below
 #: it) does not fit these two operations; it stays on for every other one.

@@ -1,6 +1,6 @@
 """The embedded default plays bot turns on its runner thread, paced like a Celery worker: a
 request never plays other seats' turns, so a client can watch a bot exhibition unfold and a
-player marked away gets back in between the bot's moves (issue 11.5)."""
+player marked away gets back in between the bot's moves."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The engines stay pure: no Django, no I/O libraries, no global randomness (STYLE.md)."""
+"""The engines stay pure: no Django, no I/O libraries, no global randomness
+(docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The contract every registered game keeps (STYLE.md habit 6). New games get these for free."""
+"""The contract every registered game keeps (docs/architecture.md). New games get these for free."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fibber's Dice events in the engine (RULES.md "Fibber's Dice events"): late entry into a
+"""Fibber's Dice tournaments in the engine (docs/tournaments.md): late entry into a
 single-round event match and event rounds of up to 64 seats. Each test is named after the
 rule or **D** decision it pins down."""
 
@@ -63,7 +63,7 @@ def _turn_begins(state) -> bool:
 
 
 def test_d_registration_closes_as_the_first_starters_second_turn_comes_not_anyone_elses():
-    """D (RULES.md "Fibber's Dice events"): "the first player" is the match's first starter;
+    """D (docs/tournaments.md): "the first player" is the match's first starter;
     registration closes as that starter's second turn comes. Checked against a count kept
     apart from the engine's: how often the turn has come to the first starter."""
     rng = random.Random(5)

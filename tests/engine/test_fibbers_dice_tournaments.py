@@ -1,4 +1,4 @@
-"""The rules of Fibber's Dice events, without the database (RULES.md "Fibber's Dice events"),
+"""The rules of Fibber's Dice tournaments, without the database (docs/tournaments.md),
 each test named after the rule or **D** decision it pins down."""
 
 from __future__ import annotations

@@ -168,7 +168,7 @@ def test_decisions_taken_by_bots_are_counted_apart_in_the_statistics():
 
 
 def test_a_match_with_takeovers_verifies_from_its_replay(tmp_path):
-    """Issue 11.1: the replay's result is the engine's; the own/bot split is kept apart."""
+    """the replay's result is the engine's; the own/bot split is kept apart."""
     match, users = live_match(options={"life": 1})
     rules = registry.get("fabfib")
     for turn in range(500):

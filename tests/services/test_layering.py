@@ -150,7 +150,7 @@ TYPED = {"user", "caller", "match_id", "rules"}
 
 
 def test_services_and_selectors_type_user_match_id_and_rules():
-    """Issue 12: these parameters (and fields) say what they are, never ``Any`` or nothing."""
+    """these parameters (and fields) say what they are, never ``Any`` or nothing."""
     paths = (
         sorted((ROOT / "games" / "services").glob("*.py"))
         + sorted((ROOT / "games" / "reads").glob("*.py"))
@@ -176,7 +176,7 @@ def test_services_and_selectors_type_user_match_id_and_rules():
 
 
 def test_generic_code_names_no_game_and_no_games_option():
-    """Issue 12: what differs by game is a hook on Rules (``places`` for Skull's two tribes),
+    """what differs by game is a hook on Rules (``places`` for Skull's two tribes),
     not a game's id or one of its own options in the services and readers. The exception is
     Fibber's Dice tournaments (games/services/tournaments.py, games/reads/tournaments.py, their
     models) and the ``tournament`` option that marks their rounds."""

@@ -1,4 +1,4 @@
-"""Deadline timers (issue 16): one armed timer per match instead of one per move, and a
+"""Deadline timers: one armed timer per match instead of one per move, and a
 timer that fires stale sends the next one, so every deadline still has a timer (or the sweep).
 
 With Celery each timer is a task message held by a worker until its time; sent on every move

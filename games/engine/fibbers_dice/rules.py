@@ -378,13 +378,13 @@ class FibbersDice(Rules[FibbersDiceState]):
     # --- Late entry (single-round events) ------------------------------------------------
 
     def late_entry_closed(self, state: FibbersDiceState) -> str | None:
-        """Late registration of a single-round event stays open until the first player takes
-        their second turn, while the table has fewer than 10 players (RULES.md). D: the first
-        player is the match's first starter (the host's die), not whoever gets a second turn
-        first (a player who lost a point starts again, and can be anyone): registration closes
-        as that starter's second turn comes, that is once the starter, having taken one turn,
-        is the seat to act again. If the starter is out before that turn (one point, lost in
-        their first turn), it can never come: registration closes then."""
+        """Late registration of a single-round event stays open until the first player takes their
+        second turn, while the table has fewer than 10 players (docs/tournaments.md). D: the first
+        player is the match's first starter (the host's die), not whoever gets a second turn first
+        (a player who lost a point starts again, and can be anyone): registration closes as that
+        starter's second turn comes, that is once the starter, having taken one turn, is the seat to
+        act again. If the starter is out before that turn (one point, lost in their first turn), it
+        can never come: registration closes then."""
         if state.turns is None:
             return "Only a single-round tournament match takes late entrants."
         if state.phase == OVER:
