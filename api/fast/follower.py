@@ -37,6 +37,7 @@ from urllib.parse import parse_qsl
 import orjson
 from corsheaders.middleware import CorsMiddleware
 from django.core.exceptions import DisallowedHost
+from django.core.signals import setting_changed
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
@@ -173,6 +174,31 @@ def _answer_of(_request: HttpRequest) -> HttpResponse:
     raise AssertionError("the probe is never routed")
 
 
+class _Middleware:
+    """The middleware Django's answer passes through, made once per process as Django's
+    handler makes its own (they read the settings when made), and again after a setting
+    changes (tests)."""
+
+    made: tuple[SecurityMiddleware, CorsMiddleware, XFrameOptionsMiddleware] | None = None
+
+    @classmethod
+    def get(cls) -> tuple[SecurityMiddleware, CorsMiddleware, XFrameOptionsMiddleware]:
+        if cls.made is None:
+            cls.made = (
+                SecurityMiddleware(_answer_of),
+                CorsMiddleware(_answer_of),
+                XFrameOptionsMiddleware(_answer_of),
+            )
+        return cls.made
+
+    @classmethod
+    def forget(cls, **_kwargs: Any) -> None:
+        cls.made = None
+
+
+setting_changed.connect(_Middleware.forget, dispatch_uid="fast-follower-middleware")
+
+
 def _check(probe: Probe) -> None:
     """What Django would refuse, redirect or treat apart is handed over: a host it does not
     serve, a redirect to HTTPS."""
@@ -180,18 +206,18 @@ def _check(probe: Probe) -> None:
         probe.get_host()
     except DisallowedHost:
         raise HandOver from None
-    if SecurityMiddleware(_answer_of).process_request(probe) is not None:
+    if _Middleware.get()[0].process_request(probe) is not None:
         raise HandOver  # the redirect to HTTPS
 
 
 def _response_headers(probe: Probe, length: int) -> list[tuple[bytes, bytes]]:
     """The headers of this view's 200, added by the middleware Django's answer passes
-    through, innermost first (``settings.MIDDLEWARE``'s order, reversed), each made now (as
-    Django's handler makes them, they read the settings when made)."""
+    through, innermost first (``settings.MIDDLEWARE``'s order, reversed)."""
+    security, cors, frames = _Middleware.get()
     response = HttpResponse(content_type="application/json")
-    XFrameOptionsMiddleware(_answer_of).process_response(probe, response)  # each adds to it
-    CorsMiddleware(_answer_of).add_response_headers(probe, response)
-    SecurityMiddleware(_answer_of).process_response(probe, response)
+    frames.process_response(probe, response)  # each adds its headers to it
+    cors.add_response_headers(probe, response)
+    security.process_response(probe, response)
     out = [(b"content-type", b"application/json"), (b"content-length", str(length).encode())]
     for name, value in response.items():
         if name.lower() != "content-type":
