@@ -26,11 +26,14 @@ from typing import Any
 from ..bots import register_bot
 from ..core import JSON, Action, Rules
 from ..search import Adapter, Budget, SearchBot
-from .belief import fib_posterior_fit
+from .belief import fib_posterior_fits
 from .bots import StandardMind
 from .rules import Fibber
 
 CARD = 0.15
+#: The expert's calls (belief): the player's loss counted once as its own gain when it is the
+#: last seat to answer, half of that while others may still call.
+EARLY = 0.5
 #: Weighted hand samples per call decision (games/engine/fibber/belief.py).
 CALL_SAMPLES = 48
 #: Calls are weighed by the belief only while the plays seen in call windows fit the strong
@@ -54,14 +57,27 @@ def worth(view: JSON) -> bool:
 
 
 class BeliefMind(StandardMind):
-    """The strong bot's weighing of a call, with the belief model's chance of a fib."""
+    """The strong bot's weighing of a call, with the belief model's chance of a fib, and the
+    table's side taken only by the last seat to answer (while other seats may still call, a
+    call is weighed for this seat alone)."""
 
     def __init__(self, view: JSON, rng: random.Random, p: float) -> None:
         super().__init__(view, rng)
         self.p = p
+        self.table = 1.0
+        self.early = EARLY
 
     def fib_chance(self, seat: int, count: int, rank: int, hand_before: int) -> float:
-        return self.p
+        return self.by_record(seat, self.p)
+
+
+class PlainMind(StandardMind):
+    """The strong bot's call, weighed for this seat alone (a table that does not play like the
+    strong bots: the expert does not carry its calls)."""
+
+    def __init__(self, view: JSON, rng: random.Random) -> None:
+        super().__init__(view, rng)
+        self.table = 1.0
 
 
 class FibberExpert(SearchBot):
@@ -72,21 +88,29 @@ class FibberExpert(SearchBot):
         self.believed = 0
         #: The latest fit of each window seen: (deal, first play, player) -> log ratio.
         self.fits: dict[tuple[Any, int, int], float] = {}
+        #: Likewise, the strong policy against the basic bot's rules.
+        self.basic_fits: dict[tuple[Any, int, int], float] = {}
         self.misfit = MISFIT
 
     def choose(self, view: JSON) -> Action:
         public = view["public"]
         if public["variant"] != "easy" and public["phase"] == "call":
             seed = self.rng.getrandbits(64)
-            out = fib_posterior_fit(view, random.Random(seed), CALL_SAMPLES)
+            out = fib_posterior_fits(view, random.Random(seed), CALL_SAMPLES)
             if out is not None:
-                p, fit = out
+                p, fit, against_basic = out
                 player = public["last_play"]["seat"]
                 start = public["plays"] - len(public["pile_plays"])
-                self.fits[(public.get("deal"), start, player)] = fit
-                if sum(self.fits.values()) >= -self.misfit:
+                key = (public.get("deal"), start, player)
+                self.fits[key] = fit
+                self.basic_fits[key] = against_basic
+                if (
+                    sum(self.fits.values()) >= -self.misfit
+                    and sum(self.basic_fits.values()) >= -self.misfit
+                ):
                     self.believed += 1
                     return BeliefMind(view, random.Random(seed), p).answer()
+            return PlainMind(view, random.Random(seed)).answer()
         return super().choose(view)
 
 
