@@ -183,7 +183,9 @@ def lengths(game: str, matches: int, expert_matches: int) -> list[str]:
             ("mixed (" + ", ".join(mixed(seats)) + ")", mixed(seats)),
         ):
             n = expert_matches if "expert" in levels else matches
-            decisions, plays, reasons = [], [], {}
+            decisions: list[int] = []
+            plays: list[int] = []
+            reasons: dict[str, int] = {}
             for i in range(n):
                 seed = match_seed(f"bench-length-{'-'.join(levels)}", i)
                 state, taken = play_to_end(rules, {}, levels, seed, meter)
