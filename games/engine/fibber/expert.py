@@ -5,13 +5,20 @@ sample of the hidden cards says nothing about them. The expert weighs the player
 hands by how likely the strong bot's policy makes that player's plays since the pile was last
 picked up (games/engine/fibber/belief.py), which gives the chance that the play is a fib; it
 then weighs the call as the strong bot does (what a right call costs the player, what a wrong
-one costs this seat), with that chance in place of the strong bot's own estimate.
+one costs this seat), with that chance in place of the strong bot's own estimate, weighed with
+the player's public record of calls. Each sample is also weighed under the basic bot's rules
+(all true cards of the rank, else one Wild, else one card), so a player who plays like that
+is judged by it (a mixture of the two policies, by how well each explains the window). The
+expert takes the table's side of a call (the player's loss counted as its gain) only as the
+last seat to answer, and at half weight before: it leaves calls to seats that may still make
+them, and a table of experts still calls (the last to answer does).
 
 **Robustness.** The belief assumes the players are strong bots; the counts they play are
 scored against a player choosing any count alike, and while the sum over the match is below
-``-MISFIT`` the call is weighed as the strong bot weighs it. (Without this the expert won
-12.8 % of 200 matches against three basic bots, the strong bot 57.8 % of 400; with calls by
-the strong bot's rule alone it had won 53.5 % of 40.)
+``-MISFIT`` (or the basic rules' against the strong policy's), the call is weighed by the strong
+bot's estimate for this seat alone. (Without this the expert won 12.8 % of 200 matches against
+three basic bots, the strong bot 57.8 % of 400; with calls by the strong bot's rule alone it
+had won 53.5 % of 40.)
 
 **Plays**: determinized rollouts over one turn of the table (a play by every seat, calls
 resolved; games/engine/search.py). A seat's score: minus its noses (standard: the Silver Nose
