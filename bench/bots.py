@@ -416,7 +416,10 @@ def main() -> None:
         "are measured around `bot.choose(view)` on this machine (2 cores, shared with other",
         "work while this ran): wall-clock, which includes waiting for a core, and the CPU time",
         "of the deciding thread, which is what a decision costs. The expert's search is bounded",
-        "by counts (games/engine/search.py), so its results replay exactly.",
+        "by counts (games/engine/search.py), so its results replay exactly. Each game's",
+        '"Match length and end reasons" table plays whole tables of one kind (all strong,',
+        "all expert, mixed) at the seat counts it names: decisions per match (every call,",
+        "pass and play), Fibber's resolved plays, and the share of matches per end reason.",
         "",
     ]
     jobs = [

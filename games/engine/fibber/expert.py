@@ -9,9 +9,9 @@ one costs this seat), with that chance in place of the strong bot's own estimate
 the player's public record of calls. Each sample is also weighed under the basic bot's rules
 (all true cards of the rank, else one Wild, else one card), so a player who plays like that
 is judged by it (a mixture of the two policies, by how well each explains the window). The
-expert takes the table's side of a call (the player's loss counted as its gain) only as the
-last seat to answer, and at half weight before: it leaves calls to seats that may still make
-them, and a table of experts still calls (the last to answer does).
+expert counts the player's loss as its own gain once (four times at three seats) when it is
+the last seat to answer, and half of that before: it leaves calls to seats that may still make
+them, and a table of experts still calls (its belief finds fibs the strong estimate misses).
 
 **Robustness.** The belief assumes the players are strong bots; the counts they play are
 scored against a player choosing any count alike, and while the sum over the match is below
@@ -38,8 +38,11 @@ from .bots import StandardMind
 from .rules import Fibber
 
 CARD = 0.15
-#: The expert's calls (belief): the player's loss counted once as its own gain when it is the
-#: last seat to answer, half of that while others may still call.
+#: The expert's calls (belief): the player's loss counted as its own gain this many times when
+#: it is the last seat to answer (once, but four times at three seats, where honest plays are
+#: common and hands empty fast: a table of experts would otherwise run to the safety end in
+#: 40 % of its matches), half of that while others may still call.
+TABLE = {3: 4.0}
 EARLY = 0.5
 #: Weighted hand samples per call decision (games/engine/fibber/belief.py).
 CALL_SAMPLES = 48
@@ -64,14 +67,14 @@ def worth(view: JSON) -> bool:
 
 
 class BeliefMind(StandardMind):
-    """The strong bot's weighing of a call, with the belief model's chance of a fib, and the
-    table's side taken only by the last seat to answer (while other seats may still call, a
-    call is weighed for this seat alone)."""
+    """The strong bot's weighing of a call, with the belief model's chance of a fib; the
+    player's loss counts as this seat's gain :data:`TABLE` times when it is the last seat to
+    answer, and :data:`EARLY` of that while other seats may still call."""
 
     def __init__(self, view: JSON, rng: random.Random, p: float) -> None:
         super().__init__(view, rng)
         self.p = p
-        self.table = 1.0
+        self.table = TABLE.get(self.seats, 1.0)
         self.early = EARLY
 
     def fib_chance(self, seat: int, count: int, rank: int, hand_before: int) -> float:
