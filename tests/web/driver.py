@@ -27,6 +27,10 @@ def check_end_screen(page: Any, base: str, match_id: str) -> dict[str, Any]:
         "#placements li", "items => items.map(li => [+li.dataset.seat, +li.dataset.place])"
     )
     assert sorted(map(tuple, shown)) == list(enumerate(match["placements"]))
+    # why it ended: a line of the end screen, from the API's end_reason
+    reason = page.locator("#end-reason")
+    assert reason.get_attribute("data-reason") == match["end_reason"]
+    assert reason.text_content().startswith("Ended: ")
     assert [place for _, place in shown] == sorted(match["placements"])  # best first
     table = page.eval_on_selector_all(
         "#bluff-stats tbody tr",

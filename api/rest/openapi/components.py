@@ -122,9 +122,7 @@ MATCH_OUT = define(
             "legal_actions": arr(g.LEGAL_ACTION, description="What you may do now."),
             "view": nullable(g.GAME_VIEW),
             "placements": nullable(g.PLACEMENTS),
-            "end_reason": nullable(
-                string("Why it ended: `completed`, `abandoned` (a lobby left empty), …")
-            ),
+            "end_reason": nullable(g.MATCH_END_REASON),
             "last_seq": NAT,
             "events": arr(EVENT_OUT, description="The most recent events."),
         },
@@ -286,7 +284,9 @@ def _replay(game: str) -> Schema:
                     "stats": arr(g.STATS[game]),
                     "state_digest": HEX64,
                 },
-                description="What the engine's re-run gives: every decision counted.",
+                {"end_reason": g.ENDINGS[game]},
+                description="What the engine's re-run gives: every decision counted "
+                "(`end_reason`: why it ended; records of older matches have none).",
             ),
         },
         {

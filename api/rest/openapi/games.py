@@ -46,6 +46,29 @@ SEAT = define(
 SEATS = arr(SEAT)
 PLACE = integer(1, inputs.MAX_SEATS)
 PLACEMENTS = arr(PLACE, description="1-based place of every seat; ties share a place.")
+#: Why a finished match of each game ended (the engine's vocabulary, docs/rules.md).
+ENDINGS = {
+    game: enum(
+        f"{NAMES[game]}Ending",
+        registry.get(game).end_reasons,
+        f"Why a {registry.get(game).name} match ended (docs/rules.md).",
+    )
+    for game in GAME_IDS
+}
+#: A match's end reason: a game's own once it finished, the server's when it was aborted
+#: (``completed``: finished before matches recorded the game's reason).
+MATCH_END_REASON = enum(
+    "EndReason",
+    [
+        *dict.fromkeys(r for game in GAME_IDS for r in registry.get(game).end_reasons),
+        "abandoned",
+        "aborted_by_staff",
+        "completed",
+    ],
+    "Why the match ended: the game's own reason when it finished (`silver_nose`, "
+    "`last_alive` …, docs/rules.md), `abandoned` (a lobby left empty) or `aborted_by_staff` "
+    "when it was aborted; `completed` for a match that finished before this was recorded.",
+)
 
 GAME = enum("Game", GAME_IDS, "A game id.")
 for game in GAME_IDS:
@@ -416,6 +439,11 @@ FIBBER_STANDARD_PUBLIC = define(
             "passed": SEATS,
             "max_plays": integer(*fibber.MAX_PLAYS_RANGE),
             "end_reason": nullable(enum("FibberEndReason", ["silver_nose", "max_plays"])),
+            "called": arr(
+                arr(NAT, min_items=2, max_items=2),
+                description="Per seat: how many of its plays were called in this match, and "
+                "how many of those were fibs.",
+            ),
         },
         description="What everyone sees of a Fibber match (standard rules).",
     ),
@@ -653,7 +681,7 @@ VIEWS = {
                 "public": PUBLIC[game],
                 "private": nullable(described(PRIVATE[game], "Null for a spectator.")),
             },
-            {"placements": PLACEMENTS},
+            {"placements": PLACEMENTS, "end_reason": ENDINGS[game]},
             description=f"A {registry.get(game).name} view: what the caller may know.",
         ),
     )
@@ -664,7 +692,7 @@ GAME_VIEW = define(
     {
         **one_of({game: VIEWS[game] for game in GAME_IDS}, "game"),
         "description": "The engine's view of the match for the caller (its `legal_actions` are "
-        "the match's). `placements` once it is over.",
+        "the match's). `placements` and `end_reason` once it is over.",
     },
 )
 
