@@ -96,16 +96,22 @@ class Meter:
 
 def play(rules, options: dict, levels: list[str], seed: str, meter: Meter) -> list[int]:
     """One match; returns the placements. Each bot decides from its seat's view only."""
+    state, _ = play_to_end(rules, options, levels, seed, meter)
+    return rules.placements(state)
+
+
+def play_to_end(rules, options: dict, levels: list[str], seed: str, meter: Meter):
+    """One match; returns the final state and the number of decisions taken."""
     rng = random.Random(seed)
     bots = [
         make_bot(rules.game_id, level, random.Random(f"{seed}:{i}"))
         for i, level in enumerate(levels)
     ]
     state = rules.new_game(len(levels), options, seed).state
-    for _ in range(100_000):
+    for decisions in range(100_000):
         if rules.is_over(state):
             meter.tally(bots, levels)
-            return rules.placements(state)
+            return state, decisions
         to_act = rules.to_act(state)
         seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
         view = rules.view(state, seat)
@@ -137,6 +143,67 @@ def duel(rules, hero: str, field: str, matches: int, meter: Meter) -> dict:
         "ci": (lo, hi),
         "mean_place": statistics.fmean(places),
     }
+
+
+#: Seat counts of the match-length tables (Fibber's end depends on them most).
+LENGTH_SEATS = {"fibber": (3, 4, 6)}
+LENGTH_HEAD = "### Match length and end reasons"
+
+
+def mixed(seats: int) -> list[str]:
+    """A mixed table: expert, strong and basic bots in turn."""
+    return [("expert", "strong", "basic")[s % 3] for s in range(seats)]
+
+
+def quantile(values: list[int], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def lengths(game: str, matches: int, expert_matches: int) -> list[str]:
+    """The match-length subsection of one game: for all-strong, all-expert and mixed tables
+    (per seat count), decisions per match (p50, p99), Fibber's plays too, and the share of
+    matches per end reason."""
+    rules = registry.get(game)
+    meter = Meter()
+    started = time.perf_counter()
+    fibber = game == "fibber"
+    lines = [
+        LENGTH_HEAD,
+        "",
+        "| table | seats | matches | decisions p50 | decisions p99 |"
+        + (" plays p50 | plays p99 |" if fibber else "")
+        + " end reasons |",
+        "|---|---|---|---|---|" + ("---|---|" if fibber else "") + "---|",
+    ]
+    for seats in LENGTH_SEATS.get(game, (SEATS,)):
+        for label, levels in (
+            ("all strong", ["strong"] * seats),
+            ("all expert", ["expert"] * seats),
+            ("mixed (" + ", ".join(mixed(seats)) + ")", mixed(seats)),
+        ):
+            n = expert_matches if "expert" in levels else matches
+            decisions: list[int] = []
+            plays: list[int] = []
+            reasons: dict[str, int] = {}
+            for i in range(n):
+                seed = match_seed(f"bench-length-{'-'.join(levels)}", i)
+                state, taken = play_to_end(rules, {}, levels, seed, meter)
+                decisions.append(taken)
+                plays.append(rules.summary(state).get("plays", 0))
+                reason = rules.end_reason(state)
+                reasons[reason] = reasons.get(reason, 0) + 1
+            ends = ", ".join(
+                f"{r} {k / n:.0%}" for r, k in sorted(reasons.items(), key=lambda x: -x[1])
+            )
+            row = f"| {label} | {seats} | {n} | {quantile(decisions, 0.5):.0f} | "
+            row += f"{quantile(decisions, 0.99):.0f} |"
+            if fibber:
+                row += f" {quantile(plays, 0.5):.0f} | {quantile(plays, 0.99):.0f} |"
+            lines.append(row + f" {ends} |")
+    lines += ["", f"({time.perf_counter() - started:.0f} s; {{command}})", ""]
+    print("\n".join(lines), flush=True)
+    return lines
 
 
 def ms(values: list[float], q: float) -> float:
@@ -193,6 +260,30 @@ def evaluate(
     lines += ["", f"({time.perf_counter() - started:.0f} s; {{command}})", ""]
     print("\n".join(lines), flush=True)
     return lines
+
+
+def work(
+    game: str,
+    matches: int,
+    expert_matches: int,
+    pairs: tuple[tuple[str, str], ...],
+    length_matches: int,
+    length_expert_matches: int,
+    lengths_only: bool,
+) -> tuple[list[str] | None, list[str] | None]:
+    """One game's win-rate section (unless ``lengths_only``) and match-length subsection
+    (unless ``length_matches`` is 0)."""
+    wins = None if lengths_only else evaluate(game, matches, expert_matches, pairs)
+    length = lengths(game, length_matches, length_expert_matches) if length_matches else None
+    return wins, length
+
+
+def split_lengths(section: list[str]) -> tuple[list[str], list[str] | None]:
+    """A section without its match-length subsection, and that subsection (if any)."""
+    if LENGTH_HEAD not in section:
+        return section, None
+    at = section.index(LENGTH_HEAD)
+    return section[:at], section[at:]
 
 
 def old_sections(path: Path) -> dict[str, list[str]]:
@@ -265,6 +356,20 @@ def main() -> None:
         metavar="BOT:FIELD",
         help="only these rows, e.g. expert:basic (with --update: merged into the kept sections)",
     )
+    parser.add_argument(
+        "--length-matches", type=int, default=100, help="matches per match-length row (0: none)"
+    )
+    parser.add_argument(
+        "--length-expert-matches",
+        type=int,
+        default=40,
+        help="matches per match-length row with an expert bot",
+    )
+    parser.add_argument(
+        "--lengths-only",
+        action="store_true",
+        help="only the match-length tables (with --update: merged into the kept sections)",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(
         "--update",
@@ -294,6 +399,11 @@ def main() -> None:
             else []
         )
         + ([f"--pairs {' '.join(args.pairs)}"] if partial else [])
+        + [
+            f"--length-matches {args.length_matches}",
+            f"--length-expert-matches {args.length_expert_matches}",
+        ]
+        + (["--lengths-only"] if args.lengths_only else [])
         + (["--update"] if args.update else [])
         + ([f"--jobs {args.jobs}"] if args.jobs > 1 else [])
     )
@@ -306,28 +416,49 @@ def main() -> None:
         "are measured around `bot.choose(view)` on this machine (2 cores, shared with other",
         "work while this ran): wall-clock, which includes waiting for a core, and the CPU time",
         "of the deciding thread, which is what a decision costs. The expert's search is bounded",
-        "by counts (games/engine/search.py), so its results replay exactly.",
+        "by counts (games/engine/search.py), so its results replay exactly. Each game's",
+        '"Match length and end reasons" table plays whole tables of one kind (all strong,',
+        "all expert, mixed) at the seat counts it names: decisions per match (every call,",
+        "pass and play), Fibber's resolved plays, and the share of matches per end reason.",
         "",
     ]
     jobs = [
-        (game, per_game.get(game, args.matches), expert_for.get(game, args.expert_matches), pairs)
+        (
+            game,
+            per_game.get(game, args.matches),
+            expert_for.get(game, args.expert_matches),
+            pairs,
+            args.length_matches,
+            args.length_expert_matches,
+            args.lengths_only,
+        )
         for game in args.games
     ]
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
-            sections = list(pool.map(evaluate, *zip(*jobs, strict=True)))
+            results = list(pool.map(work, *zip(*jobs, strict=True)))
     else:
-        sections = [evaluate(*job) for job in jobs]
-    fresh = {
-        game: [line.replace("{command}", f"`{command}`") for line in section]
-        for (game, _, _, _), section in zip(jobs, sections, strict=True)
-    }
+        results = [work(*job) for job in jobs]
+
+    def cited(section: list[str]) -> list[str]:
+        return [line.replace("{command}", f"`{command}`") for line in section]
+
     kept = old_sections(Path(args.out)) if args.update else {}
-    if partial:
-        fresh = {
-            game: merge_rows(kept[game], section, list(pairs)) if game in kept else section
-            for game, section in fresh.items()
-        }
+    fresh: dict[str, list[str]] = {}
+    for job, (wins, length) in zip(jobs, results, strict=True):
+        game = job[0]
+        old, old_length = split_lengths(kept[game]) if game in kept else ([], None)
+        if wins is None:
+            body = old
+        elif partial and old:
+            body = merge_rows(old, cited(wins), list(pairs))
+        else:
+            body = cited(wins)
+        while body and not body[-1]:
+            body.pop()
+        length = cited(length) if length is not None else old_length
+        fresh[game] = [*body, "", *(length or [])]
+    partial = partial or args.lengths_only
     if kept and partial:
         # only some rows are new: keep the preamble, each merged section names its run
         preamble = Path(args.out).read_text().split("\n## ", 1)[0].splitlines()

@@ -44,6 +44,24 @@ class MatchStatus(Enum):
     ABORTED = _value("aborted")
 
 
+@strawberry.enum(
+    description="Why a match ended: the game's own reason when it finished (docs/rules.md), "
+    "`abandoned` (a lobby left empty) or `aborted_by_staff` when it was aborted; `completed` "
+    "for a match that finished before the game's reason was recorded."
+)
+class EndReason(Enum):
+    LAST_ALIVE = _value("last_alive")  # Fab Fib
+    SILVER_NOSE = _value("silver_nose")  # Fibber
+    MAX_PLAYS = _value("max_plays")
+    ROUNDS = _value("rounds")
+    LAST_STANDING = _value("last_standing")  # Fibber's Dice, Skull
+    TWO_SUCCESSES = _value("two_successes")  # Skull
+    LAST_PERSON_STANDING = _value("last_person_standing")
+    ABANDONED = _value("abandoned")  # the server
+    ABORTED_BY_STAFF = _value("aborted_by_staff")
+    COMPLETED = _value("completed")
+
+
 @strawberry.enum(description="Private matches are found by their players, host and invite code.")
 class Visibility(Enum):
     PUBLIC = _value("public")
@@ -190,7 +208,7 @@ class MatchView:
         "as REST's `view`, without `legal_actions`. `null` before the start."
     )
     placements: list[int] | None
-    end_reason: str | None
+    end_reason: EndReason | None
     last_seq: int
     events: list[MatchEvent] = strawberry.field(description="The most recent events.")
 
@@ -225,7 +243,7 @@ class MatchView:
             legal_actions=[LegalAction.of(e) for e in body["legal_actions"]],
             view=body["view"],
             placements=body["placements"],
-            end_reason=body["end_reason"],
+            end_reason=None if body["end_reason"] is None else EndReason(body["end_reason"]),
             last_seq=body["last_seq"],
             events=[MatchEvent.of(e) for e in body["events"]],
         )

@@ -291,6 +291,8 @@ class Rules(ABC, Generic[S]):
     #: each a key of :meth:`stats` or a tuple of keys that are summed. A board the game's
     #: statistics cannot express is left out.
     bluff_boards: ClassVar[dict[str, tuple[StatSum, StatSum]]] = {}
+    #: Every way a match of this game can end, as :meth:`end_reason` names it (docs/rules.md).
+    end_reasons: ClassVar[tuple[str, ...]] = ()
 
     # Hooks ------------------------------------------------------------------------------
 
@@ -324,6 +326,10 @@ class Rules(ABC, Generic[S]):
 
     @abstractmethod
     def is_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def end_reason(self, state: S) -> str:
+        """Why a finished match ended: one of :attr:`end_reasons` (docs/rules.md)."""
 
     @abstractmethod
     def _placements(self, state: S) -> list[int]:
@@ -486,6 +492,7 @@ class Rules(ABC, Generic[S]):
         }
         if over:
             out["placements"] = self.placements(state)
+            out["end_reason"] = self.end_reason(state)
         return out
 
     def placements(self, state: S) -> list[int]:

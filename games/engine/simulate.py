@@ -31,6 +31,8 @@ class MatchResult:
     errors: list[str]
     placements: list[int] | None
     record: JSON | None
+    #: why the match ended (``Rules.end_reason``), ``None`` when it did not
+    end_reason: str | None = None
 
 
 def play_match(
@@ -88,6 +90,7 @@ def play_match(
         errors=errors,
         placements=rules.placements(recorder.state) if finished else None,
         record=recorder.record,
+        end_reason=rules.end_reason(recorder.state) if finished else None,
     )
 
 
@@ -122,6 +125,7 @@ def simulate(
     errors: list[JSON] = []
     wins = [0.0] * seats
     place_sums = [0] * seats
+    reasons: dict[str, int] = {}
     for index in range(matches):
         result = play_match(
             rules,
@@ -138,6 +142,8 @@ def simulate(
             finished += 1
         if result.errors:
             errors.append({"match": index, "seed": result.seed, "errors": result.errors[:5]})
+        if result.end_reason is not None:
+            reasons[result.end_reason] = reasons.get(result.end_reason, 0) + 1
         if result.placements:
             winners = [s for s, p in enumerate(result.placements) if p == 1]
             for s in winners:
@@ -163,8 +169,13 @@ def simulate(
         "mean_actions": round(statistics.fmean(lengths), 2) if lengths else 0.0,
         "actions": {
             "median": percentile(lengths, 0.5),
+            "p50": percentile(lengths, 0.5),
             "p99": percentile(lengths, 0.99),
             "max": max(lengths, default=0),
+        },
+        # The share of the matches that ended each way (unfinished matches have none).
+        "end_reasons": {
+            reason: round(n / max(1, matches), 4) for reason, n in sorted(reasons.items())
         },
         "win_rate": [round(w / done, 4) for w in wins],
         "mean_placement": [round(p / done, 3) for p in place_sums],

@@ -22,7 +22,10 @@ from .eventlog import append_events
 
 def match_finish(*, match: Match, reason: str, aborted: bool = False, state: Any = None) -> None:
     """End ``match``: normal end, abandon or abort. The caller holds the row lock and saves
-    the match. ``state`` is the final engine state of a completed match."""
+    the match. ``state`` is the final engine state of a completed match. ``reason`` is stored
+    as the match's end reason: the game's own for a completed match (``Rules.end_reason``:
+    ``silver_nose``, ``last_alive`` …, docs/rules.md), ``abandoned`` or ``aborted_by_staff``
+    for an aborted one."""
     match.status = Match.Status.ABORTED if aborted else Match.Status.FINISHED
     match.end_reason = reason
     match.finished_at = timezone.now()

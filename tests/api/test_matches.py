@@ -37,6 +37,9 @@ def test_a_full_match_of_every_game_is_played_by_humans_through_the_api(rules):
     assert final["status"] == "finished" and sorted(final["placements"])[0] == 1
     replay = players[0].get(f"/api/matches/{match['id']}/replay/").json()
     assert verify(replay) == []
+    # Why it ended: the game's own reason, in the match, its view and the replay's result.
+    assert final["end_reason"] in rules.end_reasons
+    assert final["end_reason"] == final["view"]["end_reason"] == replay["result"]["end_reason"]
     assert (
         seed_commitment(replay["seed"]) == match["seed_commitment"]
         or match["seed_commitment"] is None

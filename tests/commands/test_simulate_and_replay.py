@@ -21,6 +21,28 @@ def test_simulate_json_prints_exactly_one_object_with_the_summary_fields():
     assert summary["game"] == "fabfib" and summary["matches"] == 20
     assert summary["finished"] == 20 and summary["errors"] == 0
     assert summary["mean_actions"] > 0 and summary["seconds"] >= 0
+    assert summary["end_reasons"] == {"last_alive": 1.0}
+    assert 0 < summary["actions"]["p50"] <= summary["actions"]["p99"] <= summary["actions"]["max"]
+
+
+def test_simulate_reports_the_share_of_each_end_reason():
+    out = run(
+        "simulate",
+        "fibber",
+        "--matches",
+        "4",
+        "--seats",
+        "4",
+        "--options",
+        '{"max_plays": 50}',
+        "--bots",
+        "basic,basic,basic,basic",
+        "--json",
+    )
+    shares = json.loads(out)["end_reasons"]
+    assert set(shares) <= {"silver_nose", "max_plays"} and sum(shares.values()) == 1.0
+    text = run("simulate", "skull", "--matches", "3", "--seats", "3")
+    assert "ended by:" in text and "p50" in text
 
 
 def test_simulate_is_reproducible_for_a_seed():

@@ -93,9 +93,13 @@ def test_fibber_posterior_reads_the_view_only_and_replays():
 
 def test_fibber_posterior_is_better_calibrated_than_the_strong_estimate():
     rows_strong, rows_belief = [], []
-    for state, _, view, _ in strong_match("fibber", 1):
+    # Strong tables call, so a match ends in some hundred plays: windows of several matches.
+    walks = (step for index in range(1, 40) for step in strong_match("fibber", index))
+    for state, _, view, _ in walks:
         public = view["public"]
-        if public["phase"] != "call" or len(rows_belief) >= 300:
+        if len(rows_belief) >= 300:
+            break
+        if public["phase"] != "call":
             continue
         play = public["last_play"]
         truth = PC.is_fib(state.pile[len(state.pile) - play["count"] :], PS.INDEX[play["rank"]])
@@ -106,7 +110,8 @@ def test_fibber_posterior_is_better_calibrated_than_the_strong_estimate():
         rows_strong.append((strong, truth))
         rows_belief.append((strong if belief is None else belief, truth))
     assert len(rows_belief) == 300
-    assert brier(rows_belief) < 0.75 * brier(rows_strong)
+    # (the strong estimate counts fibs of any count since tables call; the belief still wins)
+    assert brier(rows_belief) < 0.9 * brier(rows_strong)
 
 
 # --- Fibber's Dice ----------------------------------------------------------------------
@@ -334,10 +339,11 @@ def test_fabfib_strong_claims_fit_the_model_better_than_a_uniform_holder():
 
 
 @pytest.mark.slow  # plays whole bot matches: CI runs it, the quick loop does not
-def test_fibber_strong_counts_fit_the_policy_and_basic_counts_do_not():
+def test_fibber_strong_counts_fit_the_policy_and_basic_counts_fit_the_basic_rules():
     # Along a strong-bot match the windows' counts are likelier under the strong policy than
-    # under a uniform chooser, on average; the expert's running fit against basic bots goes
-    # below its threshold.
+    # under a uniform chooser, on average; against basic bots the expert's running fit of the
+    # strong policy against the basic rules goes below its threshold (it falls back), and
+    # against strong bots it does not.
     fits = []
     for _, _, view, _ in strong_match("fibber", 2):
         if view["public"]["phase"] != "call" or len(fits) >= 40:
@@ -350,6 +356,8 @@ def test_fibber_strong_counts_fit_the_policy_and_basic_counts_do_not():
     assert len(fits) >= 20 and sum(fits) / len(fits) > 0
     off = float("inf")
     below = sum(
-        sum(expert_match("fibber", "basic", i, misfit=off).fits.values()) < -2 for i in range(3)
+        sum(expert_match("fibber", "basic", i, misfit=off).basic_fits.values()) < -2
+        for i in range(3)
     )
     assert below >= 2
+    assert sum(expert_match("fibber", "strong", 0, misfit=off).basic_fits.values()) > -2

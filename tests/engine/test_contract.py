@@ -111,6 +111,13 @@ def test_every_step_keeps_the_contract(table):
         stats = rules.stats(state)
         assert len(stats) == seats and all(isinstance(v, int) for s in stats for v in s.values())
         assert rules.legal_actions(state, 0) == [] and rules.view(state, None)["over"]
+        # Why it ended: one word of the game's documented vocabulary, in every seat's view
+        # next to the placements, and in the replay's result.
+        reason = rules.end_reason(state)
+        assert reason in rules.end_reasons
+        for seat in (None, *range(seats)):
+            view = rules.view(state, seat)
+            assert view["end_reason"] == reason and view["placements"] == places
         with pytest.raises(NotYourTurn):
             rules.apply(state, 0, {"type": "pass"})
 
@@ -120,6 +127,12 @@ def test_replay_records_re_run_exactly_and_tampering_is_found(table):
     result = play_match(rules, seats, options, seed_from_int(11), ["random"] * seats)
     record = json.loads(serialize(result.record))
     assert verify(record) == []
+    assert record["result"]["end_reason"] in rules.end_reasons
+    older = json.loads(serialize(result.record))  # a record from before results named it
+    del older["result"]["end_reason"]
+    assert verify(older) == []
+    older["result"]["end_reason"] = "forged"
+    assert verify(older) != []
     record["steps"][len(record["steps"]) // 2]["events"].append({"type": "forged"})
     assert verify(record) != []
     record = json.loads(serialize(result.record))

@@ -56,7 +56,7 @@ def test_levels_are_registered_on_import_of_the_game():
 # --- Standard rules: calls ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", (*LEVELS, "expert"))
 def test_a_play_that_needs_more_true_cards_than_are_unseen_is_called(level):
     """Seat 0 holds four Ghosts and two Wilds: only two true Ghosts are left for anyone else,
     so seat 1's "3 Ghosts" is a fib for sure."""
@@ -69,6 +69,85 @@ def test_a_play_that_needs_more_true_cards_than_are_unseen_is_called(level):
     )
     state = window(state, 1, "wild", "alien", "dragon")
     assert choose(level, state, 0) == {"type": "call"}
+
+
+@pytest.mark.parametrize("level", ("strong", "expert"))
+def test_a_certain_fib_by_the_public_record_is_called(level):
+    """A true play of three Ghosts was called and shown: seat 2 took those Ghosts with the
+    pile and has played nothing since. Seat 0 holds the fourth Ghost and two Wilds, so only
+    two true cards can be in seat 1's hand: its "3 Ghosts" is a fib for sure."""
+    state = rig(
+        new(),
+        {
+            0: ["ghost", "wild", "wild", "alien", "dragon", "dragon"],
+            1: ["ghost", "ghost", "ghost", "wild", "alien", "witch"],
+            2: ["bigfoot", "witch", "witch"],
+        },
+        turn=1,
+        rank="ghost",
+        rest=3,
+    )
+    state = window(state, 1, "ghost", "ghost", "ghost")
+    state, _ = act(state, 2, "call")  # a wrong call: seat 2 takes the three Ghosts
+    assert state.last_call["loser"] == 2 and not state.last_call["fib"]
+    state.turn, state.rank, state.phase = 1, C.RANKS.index("ghost"), "play"
+    state = window(state, 1, "wild", "alien", "witch")
+    assert choose(level, state, 0) == {"type": "call"}
+
+
+def test_a_hand_emptying_play_is_worth_a_call_by_the_noses_it_would_return():
+    """Standing, a play that empties the hand hands the player their noses back; the strong
+    bot weighs that: the same play by a player wearing four noses is worth more of a call
+    than by one wearing none, and it calls the dump of a whole hand of three from a
+    player wearing four noses."""
+    state = rig(
+        new(),
+        {
+            0: ["bigfoot", "alien", "alien", "witch", "dragon", "dragon"],
+            1: ["ghost", "alien", "witch"],
+        },
+        turn=1,
+        rank="ghost",
+        rest=2,
+    )
+    state.noses[1], state.table_noses = 4, 6
+    state = window(state, 1, "ghost", "alien", "witch")
+    for seat in (2, 3):
+        state, _ = act(state, seat, "pass")
+    mind = B.StandardMind(R.view(state, 0), random.Random(0))
+    worth = mind.call_worth(0.3, 1, 0)
+    mind.noses = [0] * 4
+    assert worth > mind.call_worth(0.3, 1, 0) + 3
+    assert choose("strong", state, 0) == {"type": "call"}
+
+
+def test_the_calls_record_of_a_player_weighs_the_fib_chance():
+    """Public: how often a seat's plays were found to be fibs when called. A player caught
+    every time is more suspect than one whose calls were all wrong."""
+    state = rig(new(), {0: ["bigfoot", "alien", "alien", "witch", "dragon", "dragon"]}, rest=1)
+    view = R.view(state, 0)
+    assert view["public"]["called"] == [[0, 0]] * 4
+    liar = {**view, "public": {**view["public"], "called": [[0, 0], [4, 4], [0, 0], [0, 0]]}}
+    honest = {**view, "public": {**view["public"], "called": [[0, 0], [4, 0], [0, 0], [0, 0]]}}
+    p = 0.4
+    assert (
+        B.StandardMind(honest, random.Random(0)).by_record(1, p)
+        < p
+        < B.StandardMind(liar, random.Random(0)).by_record(1, p)
+    )
+
+
+def test_a_call_is_counted_in_the_players_public_record():
+    state = rig(
+        new(),
+        {0: ["ghost"] * 4 + ["wild"] * 2, 1: ["wild", "alien", "dragon", "witch", "bigfoot"]},
+        turn=1,
+        rank="ghost",
+        rest=2,
+    )
+    state = window(state, 1, "alien")
+    state, _ = act(state, 0, "call")
+    assert R.view(state, 3)["public"]["called"][1] == [1, 1]
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -90,10 +169,10 @@ def test_a_plausible_single_card_from_a_full_hand_is_let_stand(level):
 
 def test_strong_fib_probability_rises_with_the_count_and_the_true_cards_it_holds():
     p = B.fib_probability
-    # A player with 6 cards before the play; 18 cards unseen, 8 of them true. A single card
-    # is what a player without a true card plays, so it is a little more suspect than two;
-    # beyond that, the more cards, the likelier a fib.
-    assert p(2, 6, 18, 8) < p(1, 6, 18, 8) < p(3, 6, 18, 8) < p(4, 6, 18, 8) < p(6, 6, 18, 8)
+    # A player with 6 cards before the play; 18 cards unseen, 8 of them true. The more cards,
+    # the likelier a fib (a fibber may play any count; few hands hold many true cards).
+    assert p(1, 6, 18, 8) < p(2, 6, 18, 8) < p(3, 6, 18, 8) < p(4, 6, 18, 8) < p(6, 6, 18, 8)
+    assert p(6, 6, 18, 8) > 0.9  # a dump of the whole hand
     # The fewer true cards left unseen, the likelier a fib.
     assert p(2, 6, 18, 8) < p(2, 6, 18, 4) < p(2, 6, 18, 2)
     # More than are left: certain.
@@ -244,6 +323,20 @@ def test_whole_matches_of_strong_and_basic_bots_end_cleanly(options, seats):
     for i in range(3):
         result = play_match(R, seats, options, match_seed(f"fibber-bots-{seats}", i), levels)
         assert result.finished and not result.errors, result.errors
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", ["strong", "expert"])
+def test_tables_of_strong_or_expert_bots_end_by_the_silver_nose(level):
+    """Bots that call: seeded 4-seat standard matches end by the game's own rule, not at the
+    safety end (bench/bots.md measures the share over hundreds of matches)."""
+    ends = []
+    for i in range(6 if level == "strong" else 3):
+        result = play_match(R, 4, {}, match_seed(f"fibber-ends-{level}", i), [level] * 4)
+        assert result.finished and not result.errors, result.errors
+        assert result.record is not None
+        ends.append(result.record["result"]["end_reason"])
+    assert ends.count("silver_nose") >= len(ends) - 1, ends
 
 
 @pytest.mark.slow

@@ -41,6 +41,9 @@ def finish_and_check(match_id: str, players: list[GqlPlayer], seats: int, seed: 
     assert final["status"] == "finished" and sorted(final["placements"])[0] == 1
     replay = players[0].data(REPLAY, id=match_id)["replay"]
     assert verify(replay["record"]) == []
+    # Why it ended, typed: the game's own reason, as in the view and the replay's result.
+    reason = replay["record"]["result"]["end_reason"]
+    assert final["endReason"] == final["view"]["end_reason"] == reason
     assert seed_commitment(replay["seed"]) == final["seedCommitment"] == replay["seedCommitment"]
     stats = players[-1].data(STATS, id=match_id)["matchStats"]
     assert len(stats["seats"]) == seats and stats["placements"] == final["placements"]

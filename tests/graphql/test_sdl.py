@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import CommandError, call_command
 
-from api.graphql.types import Game
+from api.graphql.types import EndReason, Game
 from api.management.commands.graphql_schema import SDL_PATH, current_sdl
 from games.engine import registry
 
@@ -30,3 +30,9 @@ def test_the_check_fails_on_drift(tmp_path, monkeypatch):
 
 def test_the_game_enum_lists_every_registered_game():
     assert sorted(g.value for g in Game) == sorted(registry.game_ids())
+
+
+def test_the_end_reason_enum_names_every_way_a_match_can_end():
+    engine = {r for rules in registry.all_rules() for r in rules.end_reasons}
+    server = {"abandoned", "aborted_by_staff", "completed"}
+    assert {e.value for e in EndReason} == engine | server

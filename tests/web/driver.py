@@ -44,6 +44,10 @@ def check_end_screen(page: Any, base: str, match_id: str) -> dict[str, Any]:
         seats, "items => items.map(li => [+li.dataset.seat, +li.dataset.place])"
     )
     assert sorted(map(tuple, shown)) == list(enumerate(match["placements"]))
+    # why it ended: a line of the end screen, from the API's end_reason
+    reason = page.locator("#end-reason")
+    assert reason.get_attribute("data-reason") == match["end_reason"]
+    assert reason.text_content().startswith("Ended: ")
     assert [place for _, place in shown] == sorted(match["placements"])  # best first
     if match["options"].get("two_tribes"):
         over = next(e for e in all_events(page, base, match_id) if e["type"] == "match_over")

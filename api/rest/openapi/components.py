@@ -121,9 +121,7 @@ MATCH_OUT = define(
             "legal_actions": arr(g.LEGAL_ACTION, description="What you may do now."),
             "view": nullable(g.GAME_VIEW),
             "placements": nullable(g.PLACEMENTS),
-            "end_reason": nullable(
-                string("Why it ended: `completed`, `abandoned` (a lobby left empty), …")
-            ),
+            "end_reason": nullable(g.MATCH_END_REASON),
             "last_seq": NAT,
             "events": arr(EVENT_OUT, description="The most recent events."),
         },

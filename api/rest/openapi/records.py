@@ -115,7 +115,9 @@ def _replay(game: str) -> Schema:
                     "stats": arr(g.STATS[game]),
                     "state_digest": HEX64,
                 },
-                description="What the engine's re-run gives: every decision counted.",
+                {"end_reason": g.ENDINGS[game]},
+                description="What the engine's re-run gives: every decision counted "
+                "(`end_reason`: why it ended; records of older matches have none).",
             ),
         },
         {

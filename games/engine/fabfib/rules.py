@@ -47,6 +47,7 @@ CLAIM = "claim"
 # ... or the next player must accept or call the claim, before looking.
 RESPOND = "respond"
 OVER = "over"
+LAST_ALIVE = "last_alive"
 
 
 @dataclasses.dataclass
@@ -70,6 +71,7 @@ class FabFibState(BaseState):
 
 
 class FabFib(Rules[FabFibState]):
+    end_reasons = (LAST_ALIVE,)
     game_id = "fabfib"
     name = "Fab Fib"
     bluff_boards = {
@@ -365,6 +367,9 @@ class FabFib(Rules[FabFibState]):
             events.append(Event("match_over", {"placements": self._placements(state)}))
 
     # --- Results -------------------------------------------------------------------------
+
+    def end_reason(self, state: FabFibState) -> str:
+        return LAST_ALIVE  # the only way a match ends: one player has life left
 
     def _placements(self, state: FabFibState) -> list[int]:
         # Reverse order of elimination; seats eliminated by one event share a place.

@@ -139,19 +139,22 @@ class Posterior:
             hand[k] += 1
         return hand
 
-    def sample(self, rng: random.Random) -> tuple[float, bool, float] | None:
+    def sample(self, rng: random.Random) -> tuple[float, bool, float, float, bool] | None:
         """One weighted sample: (weight, whether the window's last play is a fib, the weight
-        of the player's counts under a player choosing any count it could alike)."""
+        of the player's counts under a player choosing any count it could alike, and the
+        weight and the fib under the basic bot's rules instead, from the same hand)."""
         hand = self.draw_start(rng)
         if hand is None:
             return None
-        weight = uniform = 1.0
-        fib = False
+        plain = list(hand)
+        weight = uniform = plain_weight = 1.0
+        fib = plain_fib = False
         last = len(self.plays) - 1
         for j, play in enumerate(self.plays):
             if play["seat"] != self.player:
                 continue
             count = play["count"]
+            rank = INDEX[play["rank"]]
             if count > sum(hand):
                 return None
             probs, takes = self.policy(j, hand)
@@ -159,10 +162,53 @@ class Posterior:
             uniform /= len(probs)
             take = takes[count - 1]
             if j == last:
-                rank = INDEX[play["rank"]]
                 fib = any(take[k] for k in range(KINDS) if k not in (rank, WILD))
             hand = [a - b for a, b in zip(hand, take, strict=True)]
-        return weight, fib, uniform
+            if plain_weight > 0.0:
+                chosen, lie = basic_take(plain, rank)
+                if sum(chosen) == count and count <= sum(plain):
+                    plain_weight *= 1 - BASIC_SLIP
+                else:  # not what the basic rules play: any other count, rarely
+                    plain_weight *= BASIC_SLIP / max(1, sum(plain) - 1)
+                    chosen, lie = spread_take(plain, rank, count)
+                if j == last:
+                    plain_fib = lie
+                plain = [a - b for a, b in zip(plain, chosen, strict=True)]
+        return weight, fib, uniform, plain_weight, plain_fib
+
+
+#: How often a player of the basic bot's rules is taken to play some other count.
+BASIC_SLIP = 0.05
+#: The prior odds of a player following the strong bot's policy against the basic bot's rules.
+STRONG_ODDS = 1.0
+
+
+def basic_take(hand: list[int], rank: int) -> tuple[list[int], bool]:
+    """The basic bot's play from ``hand`` (cards of each kind) on ``rank``: every card when
+    all are true, else its cards of the rank, else one Wild, else one other card (a fib)."""
+    take = [0] * KINDS
+    if hand[rank] + hand[WILD] == sum(hand):
+        return list(hand), False
+    if hand[rank]:
+        take[rank] = hand[rank]
+        return take, False
+    if hand[WILD]:
+        take[WILD] = 1
+        return take, False
+    kind = min((k for k in range(KINDS) if hand[k]), key=lambda k: hand[k])
+    take[kind] = 1
+    return take, True
+
+
+def spread_take(hand: list[int], rank: int, count: int) -> tuple[list[int], bool]:
+    """``count`` cards from ``hand``, true ones first (a count off the basic rules)."""
+    take = [0] * KINDS
+    left = count
+    for kind in (rank, WILD, *range(KINDS)):
+        used = min(left, hand[kind] - take[kind])
+        take[kind] += used
+        left -= used
+    return take, any(take[k] for k in range(KINDS) if k not in (rank, WILD))
 
 
 def fib_posterior(view: JSON, rng: random.Random, samples: int = 48) -> float | None:
@@ -176,6 +222,14 @@ def fib_posterior(view: JSON, rng: random.Random, samples: int = 48) -> float | 
 def fib_posterior_fit(
     view: JSON, rng: random.Random, samples: int = 48
 ) -> tuple[float, float] | None:
+    """:func:`fib_posterior_fits` without the fit against the basic rules."""
+    out = fib_posterior_fits(view, rng, samples)
+    return None if out is None else (out[0], out[1])
+
+
+def fib_posterior_fits(
+    view: JSON, rng: random.Random, samples: int = 48
+) -> tuple[float, float, float] | None:
     """:func:`fib_posterior` and the log-likelihood ratio of the player's counts in the window
     under the strong bot's policy against a player choosing any count alike (both estimated
     on the same samples; the strong policy's share mixed with :data:`FLOOR` of the other)."""
@@ -184,18 +238,24 @@ def fib_posterior_fit(
     fib = total = alike = 0.0
     floor = 0.0
     plain = 0
+    basic = basic_fib = 0.0
     for _ in range(samples):
         drawn = posterior.sample(rng)
         if drawn is None:
             continue
-        weight, is_fib, uniform = drawn
+        weight, is_fib, uniform, basic_weight, basic_is_fib = drawn
         total += weight
         alike += uniform
         fib += weight * is_fib
         floor += 1
         plain += is_fib
+        basic += basic_weight
+        basic_fib += basic_weight * basic_is_fib
     if total <= 0.0 or floor == 0:
         return None
-    p = fib / total
+    # The player follows the strong policy or the basic rules (weighed by how well each
+    # explains the window's counts); the fit is the strong policy's against any count.
+    p = (STRONG_ODDS * fib + basic_fib) / (STRONG_ODDS * total + basic)
     fit = math.log(((1 - FLOOR) * total + FLOOR * alike) / alike)
-    return (1 - FLOOR) * p + FLOOR * plain / floor, fit
+    against_basic = math.log(((1 - FLOOR) * total + FLOOR * alike) / (basic + FLOOR * alike))
+    return (1 - FLOOR) * p + FLOOR * plain / floor, fit, against_basic

@@ -38,6 +38,7 @@ from .state import (
     CALL,
     EASY,
     EASY_STAT_KEYS,
+    END_REASONS,
     LAST_CALL,
     MAX_PLAYS,
     MAX_PLAYS_RANGE,
@@ -61,6 +62,7 @@ class Fibber(EasyRules, Rules[FibberState]):
     min_seats = 2
     max_seats = 6
     state_class = FibberState
+    end_reasons = END_REASONS
     option_examples = [{}, {"variant": EASY}]
 
     # --- Set-up ------------------------------------------------------------------------
@@ -122,6 +124,7 @@ class Fibber(EasyRules, Rules[FibberState]):
             last_call=None,
             end_reason=None,
             stats=[dict.fromkeys(keys, 0) for _ in range(seats)],
+            called=[] if easy else [[0, 0] for _ in range(seats)],
         )
         dealer = rng.randbelow(seats, "dealer")
         events.append(Event("match_started", {"variant": options["variant"], "dealer": dealer}))
@@ -293,6 +296,8 @@ class Fibber(EasyRules, Rules[FibberState]):
             state.stats[seat]["calls_right"] += 1
             state.stats[player]["fibs_called"] += 1
         loser = player if fib else seat
+        called = state.called = self.called(state)
+        called[player] = [called[player][0] + 1, called[player][1] + fib]
         nose = self._take_nose(state, loser)
         taken = state.pile
         state.hands[loser] = sorted(state.hands[loser] + taken)
@@ -366,6 +371,18 @@ class Fibber(EasyRules, Rules[FibberState]):
 
     # --- Results -------------------------------------------------------------------------
 
+    def end_reason(self, state: FibberState) -> str:
+        assert state.end_reason is not None
+        return state.end_reason
+
+    @staticmethod
+    def called(state: FibberState) -> list[list[int]]:
+        """Per seat: how many of their plays were called in this match, and how many of those
+        were fibs (public: everyone sees every call's outcome)."""
+        if len(state.called) != state.seats:
+            return [[0, 0] for _ in range(state.seats)]
+        return [list(c) for c in state.called]
+
     def nose_counts(self, state: FibberState) -> list[int]:
         """Noses worn, the Silver Nose counting as one (standard)."""
         return [n + (state.silver == s) for s, n in enumerate(state.noses)]
@@ -402,6 +419,7 @@ class Fibber(EasyRules, Rules[FibberState]):
         fields["pile_plays"] = [dict(p) for p in state.pile_plays]
         fields["last_play"] = None if state.last_play is None else dict(state.last_play)
         fields["last_call"] = copy_json(state.last_call)
+        fields["called"] = [list(c) for c in state.called]
         new.__dict__.update(fields)
         return new
 
@@ -444,6 +462,7 @@ class Fibber(EasyRules, Rules[FibberState]):
                 passed=list(state.passed),
                 max_plays=state.options["max_plays"],
                 end_reason=state.end_reason,
+                called=self.called(state),
             )
         return out
 

@@ -94,4 +94,5 @@ def determinize(rules: Fibber, view: JSON, rng: random.Random) -> T.FibberState:
         last_call=copy_json(public["last_call"]),
         end_reason="rounds" if easy and phase == T.OVER else end_reason,
         stats=stats,
+        called=[] if easy else [list(c) for c in public["called"]],
     )

@@ -11,6 +11,9 @@ EASY = "easy"
 VARIANTS = (STANDARD, EASY)
 MAX_PLAYS = 300
 MAX_PLAYS_RANGE = (50, 2000)
+#: How a match ends: the Silver Nose handed out, the safety end (standard), five rounds (easy).
+SILVER_NOSE, SAFETY_END, ROUNDS_PLAYED = "silver_nose", "max_plays", "rounds"
+END_REASONS = (SILVER_NOSE, SAFETY_END, ROUNDS_PLAYED)
 
 STAT_KEYS = (
     "plays",
@@ -57,3 +60,6 @@ class FibberState(BaseState):
     last_call: JSON | None  # public outcome of the latest call
     end_reason: str | None
     stats: list[JSON]
+    #: standard, public: per seat, [plays of theirs called, of which fibs] in this match
+    #: (empty in states saved before it was kept: read through ``Fibber.called``)
+    called: list[list[int]] = dataclasses.field(default_factory=list)

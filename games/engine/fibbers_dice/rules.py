@@ -57,6 +57,7 @@ ANNOUNCE = "announce"
 # ... or must believe or call the standing announcement, before rolling.
 RESPOND = "respond"
 OVER = "over"
+LAST_STANDING = "last_standing"
 
 
 def default_points(seats: int) -> int:
@@ -91,6 +92,7 @@ class FibbersDiceState(BaseState):
 
 
 class FibbersDice(Rules[FibbersDiceState]):
+    end_reasons = (LAST_STANDING,)
     game_id = "fibbers_dice"
     name = "Fibber's Dice"
     #: A false Max is a fib that is neither called nor passed (it shows at once), so it
@@ -482,6 +484,9 @@ class FibbersDice(Rules[FibbersDiceState]):
         )
 
     # --- Results -------------------------------------------------------------------------
+
+    def end_reason(self, state: FibbersDiceState) -> str:
+        return LAST_STANDING  # the only way a match ends: one player has points left
 
     def _placements(self, state: FibbersDiceState) -> list[int]:
         # Reverse order of elimination: the last one out is second, the first one out last.

@@ -91,6 +91,7 @@ class SkullState(BaseState):
 
 
 class Skull(Rules[SkullState]):
+    end_reasons = (TWO_SUCCESSES, LAST_STANDING, LAST_PERSON_STANDING)
     game_id = "skull"
     name = "Skull"
     #: A challenge is Skull's call (won or lost) and a bid with one's own skull on the mat its
@@ -577,6 +578,10 @@ class Skull(Rules[SkullState]):
         )
 
     # --- Results -------------------------------------------------------------------------
+
+    def end_reason(self, state: SkullState) -> str:
+        assert state.end is not None
+        return state.end
 
     def _placements(self, state: SkullState) -> list[int]:
         """Placement (D): the winner first; then the players still in, by successes, then

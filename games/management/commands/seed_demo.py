@@ -42,8 +42,11 @@ NAMES = ("Ada", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kai
 BATCH = 2000
 
 
-def play(job: tuple[str, int, dict[str, Any], str, list[str]]) -> tuple[list[int], list[Any]]:
-    """One match played by bots in the engine: the placements and every seat's statistics."""
+def play(
+    job: tuple[str, int, dict[str, Any], str, list[str]],
+) -> tuple[list[int], list[Any], str]:
+    """One match played by bots in the engine: the placements, every seat's statistics and
+    why it ended."""
     game, seats, options, seed, levels = job
     rules = registry.get(game)
     rng = random.Random(seed)
@@ -55,7 +58,7 @@ def play(job: tuple[str, int, dict[str, Any], str, list[str]]) -> tuple[list[int
         to_act = rules.to_act(state)
         seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
         state = rules.apply(state, seat, bots[seat].choose(rules.view(state, seat))).state
-    return rules.placements(state), rules.stats(state)
+    return rules.placements(state), rules.stats(state), rules.end_reason(state)
 
 
 def weighted(rng: random.Random, table: tuple[tuple[str, float], ...]) -> str:
@@ -177,7 +180,7 @@ class Command(BaseCommand):
         self,
         specs: list[dict[str, Any]],
         jobs: list[Any],
-        outcomes: list[tuple[list[int], list[Any]]],
+        outcomes: list[tuple[list[int], list[Any], str]],
         days: int,
         rng: random.Random,
     ) -> None:
@@ -189,7 +192,7 @@ class Command(BaseCommand):
             matches, seats = [], []
             for n in range(start, min(start + BATCH, len(jobs))):
                 game, count, options, seed, _levels = jobs[n]
-                placements, stats = outcomes[n]
+                placements, stats, end_reason = outcomes[n]
                 finished_at = ends[n]
                 match = Match(
                     game=game,
@@ -203,7 +206,7 @@ class Command(BaseCommand):
                     seed_commitment=hashlib.sha256(bytes.fromhex(seed)).hexdigest(),
                     placements=placements,
                     stats=stats,
-                    end_reason="completed",
+                    end_reason=end_reason,
                     results_recorded=True,
                     started_at=finished_at - timedelta(minutes=rng.randint(3, 40)),
                     finished_at=finished_at,

@@ -80,10 +80,13 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{summary['game']}: {summary['finished']}/{summary['matches']} finished, "
             f"{summary['errors']} errors, {summary['mean_actions']} actions on average "
-            f"(median {summary['actions']['median']}, p99 {summary['actions']['p99']}, "
+            f"(p50 {summary['actions']['p50']}, p99 {summary['actions']['p99']}, "
             f"max {summary['actions']['max']}), {summary['seconds']} s "
             f"({summary['matches_per_second']} matches/s)"
         )
+        if summary["end_reasons"]:
+            shares = ", ".join(f"{r} {s:.1%}" for r, s in summary["end_reasons"].items())
+            self.stdout.write(f"  ended by: {shares}")
         for seat, (win, place) in enumerate(
             zip(summary["win_rate"], summary["mean_placement"], strict=True)
         ):

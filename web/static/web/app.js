@@ -548,6 +548,19 @@ function actorOf(e) {
   return e.caller ?? e.by ?? e.seat;
 }
 
+// Why a match ended (the API's end_reason), as a line of the end screen.
+const END_REASONS = {
+  last_alive: "one player is left with life",
+  silver_nose: "the Silver Nose was handed out",
+  max_plays: "the safety end (the play limit was reached)",
+  rounds: "all five rounds were played",
+  last_standing: "one player is left in the game",
+  two_successes: "a second successful challenge",
+  last_person_standing: "only one person's tribes are left",
+  abandoned: "the lobby was left empty",
+  aborted_by_staff: "aborted by the staff",
+};
+
 class MatchScreen {
   constructor(id) {
     this.id = id;
@@ -1101,7 +1114,7 @@ class MatchScreen {
       { class: "end", id: "end-screen", "aria-label": "result" },
       h("h2", {}, m.status === "finished" ? "Match over" : "Match abandoned"),
       // How the match ended: one line, right under the heading.
-      m.end_reason ? h("p", { class: "muted", id: "end-reason" }, `Ended: ${m.end_reason}`) : null,
+      m.end_reason ? h("p", { class: "muted", id: "end-reason", "data-reason": m.end_reason }, `Ended: ${END_REASONS[m.end_reason] || m.end_reason.replaceAll("_", " ")}`) : null,
       placements,
       tribes
         ? h(

@@ -9,16 +9,18 @@ checked against real views of random matches of every game and variant by
 from __future__ import annotations
 
 from .actions import GAME_ACTIONS, LEGAL_ACTION
-from .common import GAME, NAMES, PLACEMENTS, SEAT, SEATS
+from .common import ENDINGS, GAME, MATCH_END_REASON, NAMES, PLACEMENTS, SEAT, SEATS
 from .options import OPTIONS
 from .views import BOT_STATS, GAME_VIEW, PRIVATE, PUBLIC, STAT_KEYS, STATS, VIEWS, per_game
 
 __all__ = [
     "BOT_STATS",
+    "ENDINGS",
     "GAME",
     "GAME_ACTIONS",
     "GAME_VIEW",
     "LEGAL_ACTION",
+    "MATCH_END_REASON",
     "NAMES",
     "OPTIONS",
     "PLACEMENTS",

@@ -72,6 +72,11 @@ FIBBER_STANDARD_PUBLIC = define(
             "passed": SEATS,
             "max_plays": integer(*fibber.MAX_PLAYS_RANGE),
             "end_reason": nullable(enum("FibberEndReason", ["silver_nose", "max_plays"])),
+            "called": arr(
+                arr(NAT, min_items=2, max_items=2),
+                description="Per seat: how many of its plays were called in this match, and "
+                "how many of those were fibs.",
+            ),
         },
         description="What everyone sees of a Fibber match (standard rules).",
     ),

@@ -23,7 +23,7 @@ from ..builders import (
     one_of,
     ref,
 )
-from .common import GAME_IDS, NAMES, PLACEMENTS, SEAT, SEATS
+from .common import ENDINGS, GAME_IDS, NAMES, PLACEMENTS, SEAT, SEATS
 from .fabfib import FABFIB_PRIVATE, FABFIB_PUBLIC
 from .fibber import FIBBER_PRIVATE, FIBBER_PUBLIC
 from .fibbers_dice import DICE_PRIVATE, DICE_PUBLIC
@@ -58,7 +58,7 @@ VIEWS = {
                 "public": PUBLIC[game],
                 "private": nullable(described(PRIVATE[game], "Null for a spectator.")),
             },
-            {"placements": PLACEMENTS},
+            {"placements": PLACEMENTS, "end_reason": ENDINGS[game]},
             description=f"A {registry.get(game).name} view: what the caller may know.",
         ),
     )
@@ -69,7 +69,7 @@ GAME_VIEW = define(
     {
         **one_of({game: VIEWS[game] for game in GAME_IDS}, "game"),
         "description": "The engine's view of the match for the caller (its `legal_actions` are "
-        "the match's). `placements` once it is over.",
+        "the match's). `placements` and `end_reason` once it is over.",
     },
 )
 
