@@ -254,3 +254,52 @@ def test_the_readers_and_the_writers_share_only_games_access():
         if target.startswith("games.services")
     ]
     assert problems == []
+
+
+def test_no_two_modules_import_each_other_even_through_others():
+    """No import circle anywhere in the project (a module importing its own package's
+    ``__init__``, as ``from . import x`` does, aside): every strongly connected part of the
+    import graph is one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def edges(name: str) -> list[str]:
+        return [t for t in GRAPH.get(name, ()) if not name.startswith(t + ".")]
+
+    def visit(start: str) -> None:  # Tarjan's algorithm, iteratively
+        work = [(start, iter(edges(start)))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    part = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        part.append(member)
+                        if member == node:
+                            break
+                    if len(part) > 1:
+                        circles.append(sorted(part))
+            elif child not in index:
+                index[child] = low[child] = len(index)
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(edges(child))))
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+
+    for name in sorted(GRAPH):
+        if name not in index:
+            visit(name)
+    assert circles == []

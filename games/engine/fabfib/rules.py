@@ -8,13 +8,11 @@ revealed at once as the special 1000.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 from ..core import (
     JSON,
     Action,
-    BaseState,
     Event,
     Rules,
     elimination_placements,
@@ -26,48 +24,8 @@ from ..core import (
 from ..options import Option
 from ..rng import Rng
 from . import cards as C
-
-START_LIFE = 12
-
-STAT_KEYS = (
-    "claims",
-    "bluffs",
-    "bluffs_called",
-    "bluffs_passed",
-    "calls",
-    "calls_right",
-    "accepts",
-    "damage_taken",
-    "damage_dealt",
-    "thousands",
-)
-
-# Phases: the holder must declare (and, after accepting, may first exchange once) ...
-CLAIM = "claim"
-# ... or the next player must accept or call the claim, before looking.
-RESPOND = "respond"
-OVER = "over"
-LAST_ALIVE = "last_alive"
-
-
-@dataclasses.dataclass
-class FabFibState(BaseState):
-    life: list[int]
-    draw_pile: list[int]  # top of the pile is the end of the list
-    discard: list[int]
-    hand: list[int]  # the three cards in play
-    holder: int  # who holds the hand (or, in RESPOND, who passed it on)
-    responder: int | None  # who must accept or call (RESPOND only)
-    phase: str
-    accepted: bool  # the holder got the hand by accepting (so may exchange)
-    exchanged: bool  # ... and has already exchanged this turn
-    claim: str | None
-    round: int
-    claims: list[JSON]  # this round's claims, public: {"seat", "claim", "exchanged"}
-    memory: list[JSON | None]  # per seat: the last three cards it passed on
-    eliminated: list[list[int]]  # groups of seats, in order of elimination
-    last_reveal: JSON | None  # public outcome of the last call or 1000
-    stats: list[JSON]
+from .sample import determinize
+from .state import CLAIM, LAST_ALIVE, OVER, RESPOND, START_LIFE, STAT_KEYS, FabFibState
 
 
 class FabFib(Rules[FabFibState]):
@@ -434,8 +392,6 @@ class FabFib(Rules[FabFibState]):
         return new
 
     def determinize(self, view: JSON, rng: random.Random) -> FabFibState:
-        from .sample import determinize  # the sampler lives beside the rules
-
         return determinize(self, view, rng)
 
     # --- Invariants (tests and simulate) -------------------------------------------------

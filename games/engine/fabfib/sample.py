@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import random
 
-from ..core import JSON, copy_json
+from ..core import JSON, Rules, copy_json
 from ..sample import fresh_seed
 from . import cards as C
-from . import rules as R
+from . import state as R
 
 
 def _copies(shown: dict[str, int]) -> list[int]:
@@ -55,7 +55,7 @@ def _revealed_in_discard(public: JSON, free: set[int], rng: random.Random) -> li
     return out
 
 
-def determinize(rules: R.FabFib, view: JSON, rng: random.Random) -> R.FabFibState:
+def determinize(rules: Rules[R.FabFibState], view: JSON, rng: random.Random) -> R.FabFibState:
     public, seat, seats = view["public"], view["seat"], view["seats"]
     private = view["private"] or {"hand": None, "memory": None}
     phase = public["phase"]

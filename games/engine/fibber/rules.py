@@ -34,6 +34,7 @@ from ..options import Option
 from ..rng import Rng
 from . import cards as C
 from .easy import EasyRules
+from .sample import determinize
 from .state import (
     CALL,
     EASY,
@@ -499,8 +500,6 @@ class Fibber(EasyRules, Rules[FibberState]):
         return new
 
     def determinize(self, view: JSON, rng: random.Random) -> FibberState:
-        from .sample import determinize  # the sampler lives beside the rules
-
         return determinize(self, view, rng)
 
     # --- Invariants (tests and simulate) -------------------------------------------------

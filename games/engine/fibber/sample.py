@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import random
 
-from ..core import JSON, copy_json
+from ..core import JSON, Rules, copy_json
 from ..sample import fresh_seed
 from . import cards as C
 from . import state as T
-from .rules import Fibber
 
 
 def _own_hand(names: list[str]) -> list[int]:
@@ -28,7 +27,7 @@ def _own_hand(names: list[str]) -> list[int]:
     return sorted(out)
 
 
-def determinize(rules: Fibber, view: JSON, rng: random.Random) -> T.FibberState:
+def determinize(rules: Rules[T.FibberState], view: JSON, rng: random.Random) -> T.FibberState:
     public, seat, seats = view["public"], view["seat"], view["seats"]
     easy = view["options"]["variant"] == T.EASY
     phase = public["phase"]

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 
-from ..core import JSON
+from ..core import JSON, Rules
 from ..sample import fresh_seed
-from . import rules as R
+from . import state as R
 
 
 def roll(rng: random.Random) -> list[int]:
@@ -20,7 +20,9 @@ def roll(rng: random.Random) -> list[int]:
     return [max(first, second), min(first, second)]
 
 
-def determinize(rules: R.FibbersDice, view: JSON, rng: random.Random) -> R.FibbersDiceState:
+def determinize(
+    rules: Rules[R.FibbersDiceState], view: JSON, rng: random.Random
+) -> R.FibbersDiceState:
     public, seat, seats = view["public"], view["seat"], view["seats"]
     phase = public["phase"]
     rolled = {a["seat"] for a in public["announcements"]}

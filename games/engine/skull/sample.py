@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import random
 
-from ..core import JSON, copy_json
+from ..core import JSON, Rules, copy_json
 from ..sample import fresh_seed
 from . import cards as C
-from . import rules as R
+from . import state as R
 
 
 def _other_seat(
@@ -43,7 +43,7 @@ def _other_seat(
     return hand, stack, lost
 
 
-def determinize(rules: R.Skull, view: JSON, rng: random.Random) -> R.SkullState:
+def determinize(rules: Rules[R.SkullState], view: JSON, rng: random.Random) -> R.SkullState:
     public, seat, seats = view["public"], view["seat"], view["seats"]
     private = view["private"]
     hands: list[list[str]] = []
