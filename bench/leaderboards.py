@@ -43,9 +43,10 @@ from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
-from games import boards, leaderboards  # noqa: E402
+from games import boards  # noqa: E402
 from games.engine import registry  # noqa: E402
 from games.models import Career, Match, RatingPoint, Seat  # noqa: E402
+from games.reads import leaderboards  # noqa: E402
 
 PORT = 8765
 SERVER_LOG = Path(tempfile.gettempdir()) / "fib-bench-leaderboards-server.log"

@@ -266,7 +266,7 @@ class Career(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "game"], name="career_unique_user_game"),
         ]
-        # One index per board, in the board's order (games/leaderboards.py, BOARD_ORDER),
+        # One index per board, in the board's order (games/reads/leaderboards.py, BOARD_ORDER),
         # holding only the players on it.
         indexes = [
             models.Index(

@@ -1,5 +1,5 @@
-"""GraphQL queries: the readers (``games.reads``, ``games.leaderboards``, the tournaments') through
-the same checks as REST (:mod:`.inputs`)."""
+"""GraphQL queries: the readers (``games.reads``: views, lists, feeds, replays, leaderboards,
+tournaments) through the same checks as REST (:mod:`.inputs`)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,9 @@ from strawberry.types import Info
 
 from api.play.queries import whole_number
 from fibserver.errors import Invalid, NotAuthenticated
-from games import leaderboards
 from games.access import match_pk
 from games.models import Match
-from games.reads import feeds, lists, replays, views
+from games.reads import feeds, leaderboards, lists, replays, views
 
 from . import inputs
 from . import tournament_types as ev

@@ -1,5 +1,5 @@
 """GraphQL types of ratings, leaderboards and player statistics, built from the very dicts the
-REST views render (``games.leaderboards``): the same facts in both APIs. Statistics whose keys
+REST views render (``games.reads.leaderboards``): the same facts in both APIs. Statistics whose keys
 depend on the game are ``JSON`` scalars, as in REST."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from games import boards, leaderboards
+from games import boards
+from games.reads import leaderboards
 
 from .types import Game, PageInfo, PlayerRef, _value
 

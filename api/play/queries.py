@@ -15,10 +15,11 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 
-from games import boards, leaderboards
+from games import boards
 from games.engine import registry
 from games.engine.core import Rules
 from games.models import Match, Tournament
+from games.reads import leaderboards
 
 from .fields import (
     QueryBooleanField,

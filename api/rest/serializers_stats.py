@@ -1,5 +1,5 @@
 """Output serializers of ratings, leaderboards and player statistics (they document the
-schema; the readers in ``games.leaderboards`` build the dicts)."""
+schema; the readers in ``games.reads.leaderboards`` build the dicts)."""
 
 from __future__ import annotations
 

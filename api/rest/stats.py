@@ -1,4 +1,4 @@
-"""Leaderboards and player statistics: thin views over ``games.leaderboards``."""
+"""Leaderboards and player statistics: thin views over ``games.reads.leaderboards``."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from rest_framework.views import APIView
 from api.play.fields import validate
 from api.play.queries import GameQuery, LeaderboardQuery, RequiredGameQuery, plain
 from fibserver.errors import NotAuthenticated
-from games import boards, leaderboards
+from games import boards
 from games.engine import registry
+from games.reads import leaderboards
 
 from . import serializers_stats as out
 from .openapi.builders import enum

@@ -154,7 +154,7 @@ def test_services_and_selectors_type_user_match_id_and_rules():
     paths = (
         sorted((ROOT / "games" / "services").glob("*.py"))
         + sorted((ROOT / "games" / "reads").glob("*.py"))
-        + [ROOT / "games" / name for name in ("access.py", "leaderboards.py")]
+        + [ROOT / "games" / "access.py"]
     )
     problems = []
     for path in paths:
@@ -198,7 +198,6 @@ def test_generic_code_names_no_game_and_no_games_option():
             for name in (
                 "access.py",
                 "hotsql.py",
-                "leaderboards.py",
                 "boards.py",
                 "rating.py",
                 "tasks.py",

@@ -9,9 +9,10 @@ import pytest
 from django.db import IntegrityError, transaction
 from openskill.models import PlackettLuce
 
-from games import leaderboards, rating, services
+from games import rating, services
 from games.engine import registry
 from games.models import Career, Match, RatingPoint, RecordedMatch
+from games.reads import leaderboards
 
 from .finished import BOT, finished_match, people
 

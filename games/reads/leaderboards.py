@@ -25,10 +25,10 @@ from django.utils import timezone
 from accounts.models import User
 from fibserver.errors import Invalid, NotFound
 
-from . import boards
-from .engine import registry
-from .models import Career, RatingPoint
-from .reads.store import snapshot
+from .. import boards
+from ..engine import registry
+from ..models import Career, RatingPoint
+from .store import snapshot
 
 #: Each board's order, best first: its value, then a tie-break, then the older account. The
 #: board indexes (``Career.Meta.indexes``) are in exactly these orders.
