@@ -9,7 +9,8 @@ what the full path (Django's handler with every middleware, DRF's views) answers
 - :mod:`.view`     ``GET /api/matches/{id}/`` as a plain Django view;
 - :mod:`.follower` ``GET /api/matches/{id}/events/`` on the ASGI follower, outside Django's
                    request cycle;
-- :mod:`.answers`  what the plain views share: who is calling, the answers and their headers.
+- :mod:`.answers`  what the plain views share: who is calling, the answers and their headers;
+- :mod:`.probe`    Django's own host, HTTPS and answer-header logic for the follower.
 
 Whatever the fast lane does not serve itself — another method, a cookie, a token that fails,
 another content type, an error the full path words — it **hands over** (:class:`HandOver`):

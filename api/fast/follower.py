@@ -15,7 +15,7 @@ What Django decides about a request is decided by Django's own code: the host is
 ``HttpRequest.get_host``, HTTPS by ``is_secure`` and the redirect to it by
 ``SecurityMiddleware``, and the answer's headers are added by the same middleware Django's
 answer passes through (``SecurityMiddleware``, django-cors-headers, the clickjacking
-middleware), run once on a probe of the request (:class:`Probe`).
+middleware), run on a probe of the request (:mod:`api.fast.probe`).
 
 The waiting is the one wait loop of every follower (:func:`api.play.wait.pages`), here also
 watching for the client to leave.
@@ -35,13 +35,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import orjson
-from corsheaders.middleware import CorsMiddleware
-from django.core.exceptions import DisallowedHost
-from django.core.signals import setting_changed
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse
-from django.middleware.clickjacking import XFrameOptionsMiddleware
-from django.middleware.security import SecurityMiddleware
 from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.models import User
@@ -55,6 +49,7 @@ from games.access import match_pk
 from games.reads import feeds
 
 from . import HandOver
+from .probe import Probe, check, response_headers
 
 ASGIApp = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
@@ -149,82 +144,6 @@ def _headers(scope: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-class Probe(HttpRequest):
-    """The request as Django's handler would see it (its path, headers, server and scheme),
-    for Django's own host, HTTPS and answer-header logic; it has no body and is never
-    routed."""
-
-    def __init__(self, scope: dict[str, Any], headers: dict[str, str]) -> None:
-        super().__init__()
-        self.method = "GET"
-        self.path = self.path_info = scope.get("path", "")
-        self.scope_scheme = scope.get("scheme") or "http"
-        server = scope.get("server") or ("unknown", "0")
-        self.META = {
-            "SERVER_NAME": server[0],
-            "SERVER_PORT": str(server[1]),
-            **{"HTTP_" + name.upper().replace("-", "_"): value for name, value in headers.items()},
-        }
-
-    def _get_scheme(self) -> str:
-        return str(self.scope_scheme)
-
-
-def _answer_of(_request: HttpRequest) -> HttpResponse:
-    raise AssertionError("the probe is never routed")
-
-
-class _Middleware:
-    """The middleware Django's answer passes through, made once per process as Django's
-    handler makes its own (they read the settings when made), and again after a setting
-    changes (tests)."""
-
-    made: tuple[SecurityMiddleware, CorsMiddleware, XFrameOptionsMiddleware] | None = None
-
-    @classmethod
-    def get(cls) -> tuple[SecurityMiddleware, CorsMiddleware, XFrameOptionsMiddleware]:
-        if cls.made is None:
-            cls.made = (
-                SecurityMiddleware(_answer_of),
-                CorsMiddleware(_answer_of),
-                XFrameOptionsMiddleware(_answer_of),
-            )
-        return cls.made
-
-    @classmethod
-    def forget(cls, **_kwargs: Any) -> None:
-        cls.made = None
-
-
-setting_changed.connect(_Middleware.forget, dispatch_uid="fast-follower-middleware")
-
-
-def _check(probe: Probe) -> None:
-    """What Django would refuse, redirect or treat apart is handed over: a host it does not
-    serve, a redirect to HTTPS."""
-    try:
-        probe.get_host()
-    except DisallowedHost:
-        raise HandOver from None
-    if _Middleware.get()[0].process_request(probe) is not None:
-        raise HandOver  # the redirect to HTTPS
-
-
-def _response_headers(probe: Probe, length: int) -> list[tuple[bytes, bytes]]:
-    """The headers of this view's 200, added by the middleware Django's answer passes
-    through, innermost first (``settings.MIDDLEWARE``'s order, reversed)."""
-    security, cors, frames = _Middleware.get()
-    response = HttpResponse(content_type="application/json")
-    frames.process_response(probe, response)  # each adds its headers to it
-    cors.add_response_headers(probe, response)
-    security.process_response(probe, response)
-    out = [(b"content-type", b"application/json"), (b"content-length", str(length).encode())]
-    for name, value in response.items():
-        if name.lower() != "content-type":
-            out.append((name.lower().encode("latin-1"), value.encode("latin-1")))
-    return out
-
-
 class Reads:
     """Single-flight reads: waiters asking the same thing at the same time share one read
     (and its JSON). A read that started before a change may be shared by a waiter registered
@@ -308,7 +227,7 @@ async def serve_events(scope: dict[str, Any], receive: Any, send: Any, django: A
         if "origin" in headers:
             raise HandOver  # CORS: Django's middleware decides
         probe = Probe(scope, headers)
-        _check(probe)
+        check(probe)
         after, wait, seat = _query(scope.get("query_string", b""))
         match_id = str(match_pk(match.group(1)))
     except (HandOver, AppError):
@@ -344,7 +263,7 @@ async def serve_events(scope: dict[str, Any], receive: Any, send: Any, django: A
         {
             "type": "http.response.start",
             "status": 200,
-            "headers": _response_headers(probe, len(data)),
+            "headers": response_headers(probe, len(data)),
         }
     )
     await send({"type": "http.response.body", "body": data})
