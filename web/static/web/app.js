@@ -777,7 +777,9 @@ class MatchScreen {
       action,
       key: newKey(),
       version: this.match.version,
-      seat: this.seat,
+      // The seat whose buttons were drawn: with two seats the page may already be fetching the
+      // other's view (adopt), and this move belongs to the one on screen.
+      seat: this.seat === null ? null : (this.match.view?.seat ?? this.seat),
       mine: this.match.view?.seat,
       secret: JSON.stringify(this.match.view?.private ?? null),
       text: this.actionWords(action),
