@@ -8,6 +8,8 @@ from api.docs import RedocView, SchemaView
 from api.graphql.views import graphql_view
 
 urlpatterns = [
+    # Liveness, readiness and the metrics (docs/operations.md).
+    path("", include("fibserver.ops.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SchemaView.as_view(urlconf="api.rest.schema_urls"), name="schema"),
     # GET only: DRF's OPTIONS answer cannot be rendered by the pages' template renderer (a 500).
