@@ -8,8 +8,6 @@ from api.docs import RedocView, SchemaView
 from api.graphql.views import graphql_view
 
 urlpatterns = [
-    # Liveness, readiness and the metrics (docs/operations.md).
-    path("", include("fibserver.ops.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SchemaView.as_view(urlconf="api.rest.schema_urls"), name="schema"),
     # GET only: DRF's OPTIONS answer cannot be rendered by the pages' template renderer (a 500).
@@ -25,6 +23,8 @@ urlpatterns = [
     ),
     # GraphQL over HTTP (websocket subscriptions on the same path: fibserver.asgi).
     path("graphql/", graphql_view, name="graphql"),
+    # /livez/, /readyz/ (/healthz/) and /metrics are answered by the first middleware
+    # (fibserver.ops.middleware), before the host check and any URL conf.
     path("", include("api.urls")),
     # The reference web client: a page and static ES modules over the public API.
     path("", include("web.urls")),

@@ -6,7 +6,8 @@
 - :mod:`.metrics`    the Prometheus metric families and the small functions that count into
                      them, correct across processes (``PROMETHEUS_MULTIPROC_DIR``);
 - :mod:`.middleware` the request id, the request metrics and the request log line;
-- :mod:`.views`      ``/livez/``, ``/readyz/`` (``/healthz/``) and ``/metrics``;
+- :mod:`.views`      ``/livez/``, ``/readyz/`` (``/healthz/``) and ``/metrics`` (answered by the
+                     middleware, before the host check);
 - :mod:`.scrape`     the answer of ``/metrics`` (token, exposition), shared by the Django view
                      and a Celery worker's own metrics port;
 - :mod:`.worker`     Celery's side: the request id passed to tasks, task metrics, the metrics

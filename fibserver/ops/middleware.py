@@ -10,6 +10,10 @@ the fast lane's short handler, which keeps it).
   by route (the URL pattern, never the path), method and status.
 - **Log line**: with ``LOG_REQUESTS`` (on in production), one line per request: method, route,
   status and milliseconds, with the request id, the match id and the user id.
+- **The operational endpoints** (``/livez/``, ``/readyz/``, ``/healthz/``, ``/metrics``,
+  :mod:`.views`) are answered here, before any other middleware: probes and Prometheus reach
+  a process by its address on the internal network, so these answers depend on no ``Host``
+  (``ALLOWED_HOSTS``), no HTTPS redirect and no URL conf.
 
 A request the fast lane's short handler hands over is counted once, by the full handler that
 answers it, with the same request id (kept in its environ).
@@ -22,16 +26,25 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 
-from . import context, metrics
+from . import context, metrics, views
 
 log = logging.getLogger("fibserver.request")
 
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+#: The operational endpoints, by path, and the route their requests are counted under.
+OPS: dict[str, tuple[Callable[[HttpRequest], HttpResponseBase], str]] = {
+    "/livez/": (views.livez, "livez/"),
+    "/readyz/": (views.readyz, "readyz/"),
+    "/healthz/": (views.readyz, "healthz/"),
+    "/metrics": (views.metrics, "metrics"),
+    "/metrics/": (views.metrics, "metrics"),
+}
 
 
 def method_label(method: str | None) -> str:
@@ -40,7 +53,10 @@ def method_label(method: str | None) -> str:
 
 def route_of(request: HttpRequest) -> str:
     match = getattr(request, "resolver_match", None)
-    return match.route if match is not None else metrics.UNROUTED
+    if match is not None:
+        return str(match.route)
+    ops = OPS.get(request.path_info)
+    return ops[1] if ops is not None else metrics.UNROUTED
 
 
 class OpsMiddleware:
@@ -60,7 +76,8 @@ class OpsMiddleware:
         started = time.perf_counter()
         sent, tokens = self.begin(request)
         try:
-            response = self.get_response(request)
+            ops = OPS.get(request.path_info)
+            response = ops[0](request) if ops is not None else self.get_response(request)
             return self.finish(request, response, sent, started)
         finally:
             self.end(tokens)
@@ -70,7 +87,11 @@ class OpsMiddleware:
         sent, tokens = self.begin(request)
         get_response: Callable[[HttpRequest], Awaitable[HttpResponseBase]] = self.get_response
         try:
-            response = await get_response(request)
+            ops = OPS.get(request.path_info)
+            if ops is not None:
+                response = await sync_to_async(ops[0])(request)
+            else:
+                response = await get_response(request)
             return self.finish(request, response, sent, started)
         finally:
             self.end(tokens)
