@@ -28,6 +28,7 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
+from django.core.signals import request_finished
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 
@@ -59,6 +60,16 @@ def route_of(request: HttpRequest) -> str:
     return ops[1] if ops is not None else metrics.UNROUTED
 
 
+def _request_finished(**_: Any) -> None:
+    """The response is closed: nothing more is logged about this request."""
+    context.request_id.set(None)
+    context.request.set(None)
+    context.match_id.set(None)
+
+
+request_finished.connect(_request_finished, dispatch_uid="fibserver.ops.request_finished")
+
+
 class OpsMiddleware:
     sync_capable = True
     async_capable = True
@@ -74,44 +85,34 @@ class OpsMiddleware:
         if self.is_async:
             return self.__acall__(request)
         started = time.perf_counter()
-        sent, tokens = self.begin(request)
-        try:
-            ops = OPS.get(request.path_info)
-            response = ops[0](request) if ops is not None else self.get_response(request)
-            return self.finish(request, response, sent, started)
-        finally:
-            self.end(tokens)
+        sent = self.begin(request)
+        ops = OPS.get(request.path_info)
+        response = ops[0](request) if ops is not None else self.get_response(request)
+        return self.finish(request, response, sent, started)
 
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
         started = time.perf_counter()
-        sent, tokens = self.begin(request)
+        sent = self.begin(request)
         get_response: Callable[[HttpRequest], Awaitable[HttpResponseBase]] = self.get_response
-        try:
-            ops = OPS.get(request.path_info)
-            if ops is not None:
-                response = await sync_to_async(ops[0])(request)
-            else:
-                response = await get_response(request)
-            return self.finish(request, response, sent, started)
-        finally:
-            self.end(tokens)
+        ops = OPS.get(request.path_info)
+        if ops is not None:
+            response = await sync_to_async(ops[0])(request)
+        else:
+            response = await get_response(request)
+        return self.finish(request, response, sent, started)
 
-    def begin(self, request: HttpRequest) -> tuple[str | None, tuple[Any, ...]]:
+    def begin(self, request: HttpRequest) -> str | None:
+        """Bind the request's context (kept until the request is finished, so that Django's
+        own lines about it, written after the middleware, carry it too)."""
         meta = request.META
         sent = context.valid_request_id(meta.get("HTTP_X_REQUEST_ID"))
         rid = sent or meta.get(context.ENVIRON_KEY)
         if rid is None:
             rid = meta[context.ENVIRON_KEY] = context.new_request_id()
-        return sent, (
-            context.request_id.set(rid),
-            context.request.set(request),
-            context.match_id.set(None),
-        )
-
-    def end(self, tokens: tuple[Any, ...]) -> None:
-        context.request_id.reset(tokens[0])
-        context.request.reset(tokens[1])
-        context.match_id.reset(tokens[2])
+        context.request_id.set(rid)
+        context.request.set(request)
+        context.match_id.set(None)
+        return sent
 
     def process_view(
         self, request: HttpRequest, view: Any, args: Any, kwargs: dict[str, Any]
