@@ -25,8 +25,8 @@ def token(settings):
     return TOKEN
 
 
-def scrape(**headers: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    response = Client().get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}", **headers)
+def scrape() -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    response = Client().get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
     assert response.status_code == 200, response.content
     assert response["Content-Type"].startswith("text/plain; version=0.0.4")
     samples = {}
