@@ -4,8 +4,8 @@ in context variables (a thread's or an asyncio task's own), set by the request m
 
 from __future__ import annotations
 
+import os
 import re
-import uuid
 from contextvars import ContextVar
 from typing import Any
 
@@ -37,7 +37,8 @@ def valid_request_id(value: str | None) -> str | None:
 
 
 def new_request_id() -> str:
-    return uuid.uuid4().hex
+    """32 random hex digits."""
+    return os.urandom(16).hex()
 
 
 def user_id_of(req: Any) -> int | None:

@@ -159,9 +159,19 @@ NOTIFICATION_OUTCOMES = frozenset({"sent", "failed", "retried", "dropped"})
 # --- What the code calls ---------------------------------------------------------------------
 
 
+_request_children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+
+
 def request_done(route: str, method: str, status: int, seconds: float) -> None:
-    HTTP_REQUESTS.labels(route, method, str(status)).inc()
-    HTTP_DURATION.labels(route, method).observe(seconds)
+    key = (route, method, status)
+    children = _request_children.get(key)
+    if children is None:  # a new route, method and status (a bounded set): look them up once
+        children = _request_children[key] = (
+            HTTP_REQUESTS.labels(route, method, str(status)),
+            HTTP_DURATION.labels(route, method),
+        )
+    children[0].inc()
+    children[1].observe(seconds)
 
 
 def move_applied(game: str, by: str) -> None:

@@ -8,7 +8,7 @@ the fast lane's short handler, which keeps it).
   here is only logged: the same request gets the same answer on every path).
 - **Metrics**: ``fibserver_http_requests_total`` and ``fibserver_http_request_duration_seconds``
   by route (the URL pattern, never the path), method and status.
-- **Log line**: with ``LOG_REQUESTS`` (on in production), one line per request: method, route,
+- **Log line**: with ``LOG_REQUESTS`` (off by default), one line per request: method, route,
   status and milliseconds, with the request id, the match id and the user id.
 - **The operational endpoints** (``/livez/``, ``/readyz/``, ``/healthz/``, ``/metrics``,
   :mod:`.views`) are answered here, before any other middleware: probes and Prometheus reach
