@@ -34,6 +34,7 @@ MATCH_TASKS = frozenset(
         "games.tasks.run_bot_turn",
         "games.tasks.enforce_deadline",
         "games.tasks.record_results",
+        "games.tasks.tournament_round_ended",
         "games.tasks.event_round_ended",
     }
 )
