@@ -33,6 +33,7 @@ from api.play.hub import use_redis
 from api.play.queries import feed_of
 from api.play.wait import Page, has_news, pages
 from fibserver.errors import AppError
+from fibserver.ops import metrics
 from games.access import match_pk
 from games.reads import feeds
 
@@ -64,12 +65,15 @@ async def match_events(request: HttpRequest, match_id: str) -> JsonResponse:
     hubbed = use_redis() and isinstance(request, ASGIRequest)  # ASGI with Redis
     body: Page | None = None
     try:
-        async for body in pages(read, key, after, hubbed=hubbed, until=until):
-            if has_news(body):
-                break
+        with metrics.following("longpoll"):
+            async for body in pages(read, key, after, hubbed=hubbed, until=until):
+                if has_news(body):
+                    break
     except (APIException, AppError) as error:
         return _error_response(error)
     assert body is not None, "the first page is always read"
+    if body["events"]:
+        metrics.delivered("longpoll", len(body["events"]))
     return JsonResponse(body)
 
 

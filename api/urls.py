@@ -1,10 +1,8 @@
 from django.urls import include, path
 
-from api import views
 from api.rest.tournament_urls import legacy_urlpatterns
 
 urlpatterns = [
-    path("healthz/", views.healthz, name="healthz"),
     path("api/", include("api.rest.auth_urls")),
     path("api/", include("api.rest.match_urls")),
     path("api/", include("api.rest.stats_urls")),

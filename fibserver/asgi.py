@@ -17,6 +17,10 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
 
+from fibserver.ops import tracing
+
+tracing.setup("follow")  # only with OTEL_* set; before the handler loads its middleware
+
 django_application = get_asgi_application()
 
 from api.fast.follower import serve_events  # noqa: E402  (needs the apps loaded)

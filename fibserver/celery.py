@@ -10,6 +10,8 @@ app = Celery("fibserver")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+from fibserver.ops import worker as _ops  # noqa: E402, F401  (request ids, task metrics, logs)
+
 
 @app.on_after_finalize.connect
 def _schedule_periodic(sender: Celery, **_: object) -> None:

@@ -9,4 +9,8 @@ from api.fast.entry import Entry
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
 
+from fibserver.ops import tracing
+
+tracing.setup("api")  # only with OTEL_* set; before the handlers load their middleware
+
 application = Entry(get_wsgi_application())

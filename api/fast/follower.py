@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import re
 import threading
@@ -35,6 +36,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import orjson
+from django.conf import settings
 from django.db import DatabaseError, connection
 from rest_framework.exceptions import AuthenticationFailed
 
@@ -45,6 +47,7 @@ from api.play.hub import hub, use_redis
 from api.play.queries import feed_of
 from api.play.wait import has_news, pages
 from fibserver.errors import AppError
+from fibserver.ops import context, metrics
 from games.access import match_pk
 from games.reads import feeds
 
@@ -54,6 +57,8 @@ from .probe import Probe, check, response_headers
 ASGIApp = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
 EVENTS_PATH = re.compile(r"^/api/matches/([0-9A-Za-z-]{1,64})/events/$")
+#: The route of the events endpoint, as Django's request metrics name it.
+EVENTS_ROUTE = "api/matches/<str:match_id>/events/"
 #: Database threads of the follower (each keeps one connection, see :func:`_db`).
 THREADS = int(os.environ.get("FOLLOWER_DB_THREADS", "4"))
 #: How long a database thread keeps its connection (seconds); 0 closes it after every read.
@@ -61,6 +66,8 @@ KEEP_SECONDS = float(os.environ.get("FOLLOWER_DB_KEEP_SECONDS", "0"))
 
 
 _pool: ThreadPoolExecutor | None = None
+log = logging.getLogger("fibserver.request")
+_LOG_REQUESTS = bool(getattr(settings, "LOG_REQUESTS", False))
 _born = threading.local()
 
 
@@ -234,10 +241,42 @@ async def serve_events(scope: dict[str, Any], receive: Any, send: Any, django: A
         await django(scope, receive, send)
         return
     auth = headers.get("authorization")
+    started = time.perf_counter()
+    sent_id = context.valid_request_id(headers.get("x-request-id"))
+    bound = (
+        context.request_id.set(sent_id or context.new_request_id()),
+        context.match_id.set(match_id),
+    )
+    try:
+        if await _follow(scope, receive, send, django, probe, match_id, auth, after, wait, seat):
+            seconds = time.perf_counter() - started
+            metrics.request_done(EVENTS_ROUTE, "GET", 200, seconds)
+            if _LOG_REQUESTS:
+                extra = {"method": "GET", "route": EVENTS_ROUTE, "status": 200}
+                log.info("GET %s 200", EVENTS_ROUTE, extra={**extra, "duration_ms": seconds * 1e3})
+    finally:
+        context.match_id.reset(bound[1])
+        context.request_id.reset(bound[0])
+
+
+async def _follow(
+    scope: dict[str, Any],
+    receive: Any,
+    send: Any,
+    django: ASGIApp,
+    probe: Probe,
+    match_id: str,
+    auth: str | None,
+    after: int,
+    wait: float,
+    seat: int | None,
+) -> bool:
+    """Wait for news and answer (``True``), or let Django answer (``False``)."""
     until = asyncio.get_running_loop().time() + wait
     client = Receive(receive)
     gone = asyncio.ensure_future(client.disconnected())
     data = b""
+    events = 0
 
     async def read(since: int) -> dict[str, Any]:
         nonlocal data
@@ -245,11 +284,15 @@ async def serve_events(scope: dict[str, Any], receive: Any, send: Any, django: A
         return body
 
     try:
-        async for page in pages(read, match_id, after, hubbed=use_redis(), until=until, gone=gone):
-            if has_news(page):
-                break
+        with metrics.following("longpoll"):
+            async for page in pages(
+                read, match_id, after, hubbed=use_redis(), until=until, gone=gone
+            ):
+                events = len(page["events"])
+                if has_news(page):
+                    break
         if gone.done():
-            return  # the client left: nobody to answer
+            return False  # the client left: nobody to answer
     except (HandOver, AppError):
         data = b""  # Django answers it, in the API's error shape
     finally:
@@ -258,12 +301,13 @@ async def serve_events(scope: dict[str, Any], receive: Any, send: Any, django: A
             await gone
     if not data:
         await django(scope, client.replay, send)
-        return
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 200,
-            "headers": response_headers(probe, len(data)),
-        }
-    )
+        return False
+    headers = response_headers(probe, len(data))
+    sent_id = context.valid_request_id(probe.META.get("HTTP_X_REQUEST_ID"))
+    if sent_id is not None:
+        headers.append((b"x-request-id", sent_id.encode()))  # as Django's answer (ops middleware)
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
     await send({"type": "http.response.body", "body": data})
+    if events:
+        metrics.delivered("longpoll", events)
+    return True

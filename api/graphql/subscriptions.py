@@ -20,6 +20,7 @@ from django.db import close_old_connections, connection
 
 from api.play.hub import use_redis
 from api.play.wait import Page, pages
+from fibserver.ops import metrics
 from games.access import match_pk
 from games.reads import feeds
 
@@ -60,15 +61,20 @@ async def follow(
     user: Any, match_id: str, after: int, seat: int | None, page: dict[str, Any]
 ) -> AsyncGenerator[MatchEvent, None]:
     """Deliver ``page``, then every later event once, until a match that is over has no more."""
-    for event in page["events"]:
-        yield MatchEvent.of(event)
-        after = event["seq"]
-
-    async def read(since: int) -> Page:
-        return await db(feeds.read_feed, match_id, user, since, seat)
-
-    # From here on the hub is listened to *before* each read: a change committed between a read
-    # and the wait still wakes this subscriber.
-    async for later in pages(read, str(match_pk(match_id)), after, hubbed=use_redis()):
-        for event in later["events"]:
+    with metrics.following("subscription"):
+        if page["events"]:
+            metrics.delivered("subscription", len(page["events"]))
+        for event in page["events"]:
             yield MatchEvent.of(event)
+            after = event["seq"]
+
+        async def read(since: int) -> Page:
+            return await db(feeds.read_feed, match_id, user, since, seat)
+
+        # From here on the hub is listened to *before* each read: a change committed between a
+        # read and the wait still wakes this subscriber.
+        async for later in pages(read, str(match_pk(match_id)), after, hubbed=use_redis()):
+            if later["events"]:
+                metrics.delivered("subscription", len(later["events"]))
+            for event in later["events"]:
+                yield MatchEvent.of(event)

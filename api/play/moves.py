@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from accounts.models import User
+from fibserver.errors import AppError
+from fibserver.ops import metrics
 from games import services
 
 from .actions import idempotency_key, validate_action
@@ -27,13 +29,17 @@ def submit_move(
     """Apply ``body`` (an action, with an optional ``expected_version``) for ``user`` in
     ``match_id``, once: ``key`` is the ``Idempotency-Key`` (``None``: none), ``params`` the
     query parameters (``seat``)."""
-    action, expected = validate_action(body)
-    checked_key = idempotency_key(key)
-    return services.action_submit_optimistic(
-        match_id=match_id,
-        user=user,
-        action=action,
-        expected_version=expected,
-        seat=seat_of(params),
-        idempotency_key=checked_key,
-    )
+    try:
+        action, expected = validate_action(body)
+        checked_key = idempotency_key(key)
+        return services.action_submit_optimistic(
+            match_id=match_id,
+            user=user,
+            action=action,
+            expected_version=expected,
+            seat=seat_of(params),
+            idempotency_key=checked_key,
+        )
+    except AppError as error:
+        metrics.move_refused(error.code)
+        raise

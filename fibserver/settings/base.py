@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "fibserver.ops.middleware.OpsMiddleware",  # outermost: request id, request metrics and log
     "api.middleware.JsonErrorsMiddleware",  # first: every error under /api/ has the JSON shape
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files, with DEBUG off too
@@ -260,6 +261,13 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("FIBSERVER_QUEUE", "celery")
+# A prefix for every key Celery keeps in Redis (queues, unacknowledged tasks), for deployments
+# (or test runs) that share one Redis database.
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = (
+    {"global_keyprefix": os.environ["FIBSERVER_BROKER_PREFIX"]}
+    if os.environ.get("FIBSERVER_BROKER_PREFIX")
+    else {}
+)
 # Celery's Django integration closes the database connection around every task unless this is
 # set: a deadline's timer or a bot turn would otherwise pay a new connection each (and the
 # sweep every second). A worker reuses its connection for this many tasks, then reconnects.
@@ -268,22 +276,50 @@ CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 1000)
 # --- Logging ---------------------------------------------------------------------------------
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
+# "text" (the default here) or "json": one JSON object a line with the request id, match id and
+# user id of the work at hand (fibserver/ops/logs.py; the production default).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "").strip().lower() or "text"
+# One log line per request (method, route, status, milliseconds; fibserver/ops/middleware.py).
+LOG_REQUESTS = env_bool("LOG_REQUESTS", False)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {
-        "console": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
-    },
-    "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "console"},
-    },
-    "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {
-        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
-        "celery": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
-    },
-}
+
+def logging_config(level: str, fmt: str) -> dict[str, Any]:
+    """Django's LOGGING: every line through one handler on stderr, in ``fmt`` (text or json),
+    with the work's context (request id, match id, user id) on each record."""
+    if fmt not in {"text", "json"}:
+        raise ImproperlyConfigured("LOG_FORMAT must be text or json.")
+    formatters: dict[str, Any] = {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "fibserver.ops.logs.JsonFormatter"},
+    }
+    handler = {
+        "class": "logging.StreamHandler",
+        "formatter": fmt,
+        "filters": ["context"],
+    }
+    own = {"handlers": ["console"], "level": level, "propagate": False}
+    loggers = {"django": own, "celery": own}
+    if fmt == "json":
+        # The servers' own lines (uvicorn's start-up and errors) in the same format.
+        loggers |= {"uvicorn": own, "uvicorn.error": own, "uvicorn.access": own}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"context": {"()": "fibserver.ops.logs.ContextFilter"}},
+        "formatters": {fmt: formatters[fmt]},
+        "handlers": {"console": handler},
+        "root": {"handlers": ["console"], "level": level},
+        "loggers": loggers,
+    }
+
+
+LOGGING = logging_config(LOG_LEVEL, LOG_FORMAT)
+
+# --- Metrics (fibserver/ops, docs/operations.md) ------------------------------------------------
+
+# /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it does not exist
+# (404). Counted across processes with PROMETHEUS_MULTIPROC_DIR (read by prometheus-client).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip() or None
 
 # --- fibserver ---------------------------------------------------------------------------------
 

@@ -16,9 +16,15 @@ import os
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import DEV_SECRET_KEY, env_bool, env_int, env_list
+from .base import DEV_SECRET_KEY, LOG_LEVEL, env_bool, env_int, env_list, logging_config
 
 DEBUG = False
+
+# JSON log lines (fibserver/ops/logs.py, docs/operations.md). A line per request is opt-in
+# (LOG_REQUESTS, about 50 µs of CPU a request): the proxy's access log has one for every request,
+# with the same request id.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "").strip().lower() or "json"
+LOGGING = logging_config(LOG_LEVEL, LOG_FORMAT)
 
 
 def _secret_key() -> str:
@@ -36,6 +42,10 @@ def _secret_key() -> str:
 
 SECRET_KEY = _secret_key()
 
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip() or None
+if METRICS_TOKEN is not None and len(METRICS_TOKEN) < 16:
+    raise ImproperlyConfigured("METRICS_TOKEN is too short: set at least 16 random characters.")
+
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
 
 # GraphQL introspection only when asked for (the SDL is public: api/graphql/schema.graphql).
@@ -49,7 +59,7 @@ HTTPS = env_bool("FIBSERVER_HTTPS", True)
 
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
 # Health probes come over the internal network in plain HTTP.
-SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz/$", r"^livez/$", r"^readyz/$", r"^metrics/?$"]
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS)
 # Browsers only heed HSTS on HTTPS responses. One year, as the deploy check asks.

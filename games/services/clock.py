@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.db.models.functions import Now
+
+from fibserver.ops import metrics
 
 from ..engine.bots import bot_levels, make_bot
 from ..engine.core import Rules
@@ -38,7 +42,12 @@ def take_over(
     if level not in bot_levels(match.game):
         level = "random"
     bot = make_bot(match.game, level, random.Random(secrets.randbits(64)))
+    started = time.perf_counter()
     action = bot.choose(rules.view(state, seat.position))
+    metrics.bot_decided(match.game, level, time.perf_counter() - started)
+    if not seat.is_bot:
+        reason = "deadline" if deadline is not None else "away"
+        transaction.on_commit(partial(metrics.taken_over, match.game, reason))
     step = rules.apply(state, seat.position, action)
     commit_step(
         match,
@@ -109,7 +118,10 @@ def deadline_expire(
             seat.timeouts += 1
             seat.away = seat.timeouts >= settings.FIBSERVER["AWAY_AFTER_TIMEOUTS"]
             seat.save(update_fields=["timeouts", "away"])
+            late = (now - seat.deadline).total_seconds() if seat.deadline else 0.0
             state = take_over(match, rules, state, seat, seats=seats, deadline=seat.deadline)
+            source = "sweep" if expected_version is None else "timer"
+            transaction.on_commit(partial(metrics.deadline_fired, match.game, source, late))
             taken += 1
         return taken
 

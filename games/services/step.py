@@ -5,7 +5,10 @@ the match through the finisher when the engine says it is over."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
+
+from fibserver.ops import metrics
 
 from ..engine.core import Action, Rules, Step
 from ..models import Match, Seat
@@ -47,6 +50,8 @@ def commit_step(
     whole step in one statement (the optimistic move, :mod:`.optimistic`)."""
     changes: dict[int, set[str]] = {p: set(f) for p, f in (seat_changes or {}).items()}
     acting = seats[actor]
+    by = "takeover" if by_bot else "bot" if acting.is_bot else "player"
+    sink.on_commit(partial(metrics.move_applied, match.game, by))  # counted once it is stored
     if acting.last_by_bot != by_bot and not acting.is_bot:
         acting.last_by_bot = by_bot
         changes.setdefault(actor, set()).add("last_by_bot")

@@ -126,7 +126,8 @@ def test_a_move_through_the_door_is_answered_with_the_full_handlers_headers(apps
     for app in (door, full):
         mover, _other, view = turn([a, b], match_id)
         action = {**legal(view), "expected_version": view["version"]}
-        answers.append(call(app, environ("POST", path, mover.token, action)))
+        sent = {"HTTP_X_REQUEST_ID": "req-move"}
+        answers.append(call(app, environ("POST", path, mover.token, action, **sent)))
         after = mover.view(match_id)
         assert answers[-1][0] == 200
         assert orjson.loads(answers[-1][1])["version"] == after["version"] == view["version"] + 1
@@ -137,6 +138,7 @@ def test_a_move_through_the_door_is_answered_with_the_full_handlers_headers(apps
     }
     assert door_headers["X-Frame-Options"] == "DENY"
     assert door_headers["X-Content-Type-Options"] == "nosniff"
+    assert door_headers["X-Request-ID"] == "req-move"
 
 
 def test_views_and_conditional_views_are_answered_as_the_full_handler_answers_them(apps):
@@ -161,9 +163,15 @@ def test_views_and_conditional_views_are_answered_as_the_full_handler_answers_th
         lambda: environ("GET", "/api/matches/00000000-0000-0000-0000-000000000000/"),
         lambda: environ("GET", "/api/matches/join/", a.token),
         lambda: environ("POST", "/api/matches/join/", a.token, {"invite_code": "x"}),
+        lambda: environ("GET", path, a.token, HTTP_X_REQUEST_ID="req-7"),  # echoed
+        lambda: environ("GET", path, "nope", HTTP_X_REQUEST_ID="req-8"),  # handed over
     ]
-    statuses = [alike(apps, make)[0] for make in cases]
-    assert statuses == [200, 200, 304, 304, 200, 400, 403, 200, 406, 401, 401, 404, 404, 405, 404]
+    answers = [alike(apps, make) for make in cases]
+    statuses = [status for status, _, _ in answers]
+    assert statuses == [
+        *[200, 200, 304, 304, 200, 400, 403, 200, 406, 401, 401, 404, 404, 405, 404, 200, 401]
+    ]
+    assert [h.get("X-Request-ID") for _, _, h in answers[-3:]] == [None, "req-7", "req-8"]
 
 
 def test_a_304_has_no_body_and_the_tag_and_a_private_match_stays_hidden(apps):

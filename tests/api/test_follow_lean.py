@@ -90,6 +90,8 @@ def test_the_lean_answer_is_djangos_answer(follower_url):
             {"X-Forwarded-Proto": "http"},
         ),
         ({"CORS_URLS_REGEX": r"^/graphql/.*$"}, {}),  # events outside CORS: no Vary
+        ({}, {"X-Request-ID": "req-42.a:b"}),  # the proxy's request id, echoed
+        ({}, {"X-Request-ID": "not an id!"}),  # not one we take: only logged, as another
     ],
 )
 def test_every_header_of_the_fast_answer_is_djangos(follower_url, settings, overrides, sent):
