@@ -773,15 +773,17 @@ class MatchScreen {
     this.counts.taps += 1;
     this.err.hidden = true;
     this.note.hidden = true;
+    // The move is made on the match as drawn (a newer view may have arrived and not be drawn
+    // yet: with two seats the page may already be fetching the other seat's view): its version
+    // and its seat, so a move on what the table no longer shows is a 409 the page answers.
+    const shown = this.shown ?? this.match;
     const move = {
       action,
       key: newKey(),
-      version: this.match.version,
-      // The seat whose buttons were drawn: with two seats the page may already be fetching the
-      // other's view (adopt), and this move belongs to the one on screen.
-      seat: this.seat === null ? null : (this.match.view?.seat ?? this.seat),
-      mine: this.match.view?.seat,
-      secret: JSON.stringify(this.match.view?.private ?? null),
+      version: shown.version,
+      seat: this.seat === null ? null : (shown.view?.seat ?? this.seat),
+      mine: shown.view?.seat,
+      secret: JSON.stringify(shown.view?.private ?? null),
       text: this.actionWords(action),
       resends: 0,
     };
@@ -880,6 +882,7 @@ class MatchScreen {
     if (!this.alive) return;
     const m = this.match;
     this.rendered = true;
+    this.shown = m; // the match as drawn: a tap acts on what the player saw
     const game = GAMES[m.game];
     this.root.dataset.game = m.game;
     this.root.dataset.status = m.status;
