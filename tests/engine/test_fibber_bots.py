@@ -339,6 +339,50 @@ def test_tables_of_strong_or_expert_bots_end_by_the_silver_nose(level):
     assert ends.count("silver_nose") >= len(ends) - 1, ends
 
 
+def test_basic_calls_a_likely_fib_and_lets_a_likely_true_play_stand():
+    """Seat 0 holds three of the eight true cards for Bigfoot: three Bigfoot from a player of
+    five cards is more likely a fib than not; one card from a hand of six is more likely
+    true."""
+    hand = {0: ["bigfoot", "bigfoot", "wild", "ghost", "alien", "witch"]}
+    state = window(
+        rig(
+            new(),
+            {**hand, 3: ["ghost", "alien", "witch", "dragon", "ghost"]},
+            turn=3,
+            rank="bigfoot",
+            rest=1,
+        ),
+        3,
+        "ghost",
+        "alien",
+        "witch",
+    )
+    assert choose("basic", state, 0) == {"type": "call"}
+    state = window(
+        rig(
+            new(),
+            {**hand, 3: ["ghost", "alien", "witch", "dragon", "ghost", "alien"]},
+            turn=3,
+            rank="bigfoot",
+            rest=1,
+        ),
+        3,
+        "ghost",
+    )
+    assert choose("basic", state, 0) == {"type": "pass"}
+
+
+def test_tables_of_basic_bots_end_by_the_silver_nose():
+    """A basic bot calls more than certain fibs, so a table of them is not degenerate."""
+    ends = []
+    for i in range(6):
+        result = play_match(R, 4, {}, match_seed("fibber-ends-basic", i), ["basic"] * 4)
+        assert result.finished and not result.errors, result.errors
+        assert result.record is not None
+        ends.append(result.record["result"]["end_reason"])
+    assert ends.count("silver_nose") >= len(ends) - 1, ends
+
+
 @pytest.mark.slow
 def test_strong_beats_three_basic_bots_more_often_than_its_fair_share():
     """A small sample of the bench (bench/bots.py plays hundreds of matches)."""

@@ -9,9 +9,12 @@ public record of calls (``called``: per seat, how many of its plays were called 
 those were fibs).
 
 **basic** (standard rules): plays every card of the rank the Silver Nose marks, or one Wild when
-it has none, and otherwise fibs with a single card it has the least use for. It calls only a
-play that is impossible or nearly so from its own hand (it holds most of the true cards): a
-certain fib is always called.
+it has none, and otherwise fibs with a single card it has the least use for. It calls a play
+that is impossible or nearly so from its own hand (it holds most of the true cards), so a
+certain fib is always called, and a play it finds more likely a fib than not (the player's
+hand drawn from the cards it cannot see, by the same model of how players choose a count as
+the strong bot's, without its card counting); a play that empties the hand of a player who
+wears noses already at half those odds, since standing hands them back.
 Easy rules: leads honestly with the rank it holds most of, follows with a true card when it
 has one and fibs with one card otherwise, and calls only a certain fib.
 
@@ -178,12 +181,16 @@ def share_of_first(noses: list[int], cards: list[int], seat: int) -> float:
     return 1.0 / sum(1 for pair in zip(noses, cards, strict=True) if pair == best)
 
 
+BASIC_CALLS_AT = 0.5  # basic calls a play it finds at least this likely a fib
+
+
 # --- Basic -------------------------------------------------------------------------------
 
 
 class BasicBot:
     """Sensible simple rules: true cards when it has them, a one-card fib otherwise, and a
-    call only when the play is (nearly) impossible given its own hand. Level ``basic``."""
+    call when the play is (nearly) impossible given its own hand or more likely a fib than
+    not. Level ``basic``."""
 
     level = "basic"
 
@@ -203,7 +210,13 @@ class BasicBot:
             unseen = TRUE_CARDS - mine[rank] - mine[WILD]
             count = play["count"]
             implausible = count > unseen or (count >= 2 and count >= unseen - 1)
-            return {"type": "call" if implausible else "pass"}
+            player = play["seat"]
+            before = public["hand_sizes"][player] + count
+            p = fib_probability(count, before, DECK - len(hand), unseen)
+            # Standing would hand an emptied hand's noses back: worth a nose to call.
+            emptied = before == count and public["nose_counts"][player] > 0
+            likely = p > BASIC_CALLS_AT or (emptied and p > BASIC_CALLS_AT / 2)
+            return {"type": "call" if implausible or likely else "pass"}
         rank = INDEX[public["silver_nose_rank"]]
         take = [0] * KINDS
         if mine[rank] + mine[WILD] == len(hand):
