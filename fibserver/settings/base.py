@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "accounts",
     "games",
+    "notifications",
     "api",
     "web",  # the reference web client at /play/
 ]
