@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from notifications import tasks as notification_tasks
+
 from . import services
 
 
@@ -43,6 +45,7 @@ def sweep() -> int:
     tournaments whose announced start time has come."""
     taken = services.deadlines_sweep()
     services.tournaments_start_due()
+    notification_tasks.relay()  # reminders due, notifications to their channels
     return taken
 
 

@@ -68,7 +68,11 @@ def after_step(
             due = seat.deadline - timedelta(seconds=match.decision_seconds * left)
             rows.append(
                 Notification(
-                    kind=Kind.DEADLINE_REMINDER, key=f"remind:{tag}", data=data, due_at=due, **common
+                    kind=Kind.DEADLINE_REMINDER,
+                    key=f"remind:{tag}",
+                    data=data,
+                    due_at=due,
+                    **common,
                 )
             )
     if rows:

@@ -25,9 +25,9 @@ import orjson
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from psycopg.types.json import Jsonb
 
-from .. import hotsql
 from notifications.models import Notification
 
+from .. import hotsql
 from ..models import Event, IdempotencyRecord, Match, Seat
 
 
