@@ -50,7 +50,7 @@ def attempt(delivery_id: int) -> float | None:
     now = timezone.now()
     with transaction.atomic():
         delivery = (
-            Delivery.objects.select_for_update(skip_locked=True)
+            Delivery.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("notification", "webhook")
             .filter(pk=delivery_id, status=Delivery.Status.PENDING)
             .first()
