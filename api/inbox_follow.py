@@ -10,6 +10,7 @@ only delays it. Under WSGI it answers at once, as the match feed does
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -30,13 +31,21 @@ from notifications import reads
 from notifications.wake import user_key
 
 
-async def inbox_pages(user: Any, after: int, *, hubbed: bool, until: float | None = None) -> Any:
+async def inbox_pages(
+    user: Any,
+    after: int,
+    *,
+    hubbed: bool,
+    until: float | None = None,
+    read_page: Callable[..., Awaitable[dict[str, Any]]] | None = None,
+) -> AsyncIterator[Page]:
     """Pages of the inbox after ``after`` (see :func:`api.play.wait.pages`), each with its body
-    under ``"body"``."""
-    read_page = sync_to_async(reads.follow_page)
+    under ``"body"``; ``read_page(user=, after=)`` reads one (``reads.follow_page`` in a
+    thread by default)."""
+    reader = read_page or sync_to_async(reads.follow_page)
 
     async def read(since: int) -> Page:
-        body = await read_page(user=user, after=since)
+        body = await reader(user=user, after=since)
         return {
             "events": [{"seq": n["id"]} for n in body["notifications"]],
             "more": body["more"],
