@@ -392,6 +392,25 @@ GRAPHQL = {
     "MAX_SUBSCRIPTIONS": 20,
 }
 
+# --- Notifications (notifications/, docs/notifications.md) -------------------------------------
+
+NOTIFICATIONS = {
+    # Part of an async decision's time left when its reminder fires.
+    "REMINDER_LEFT": float(os.environ.get("NOTIFICATIONS_REMINDER_LEFT", "0.2")),
+    # Delivery attempts of one notification to one channel, and the back-off between them
+    # (seconds, doubled after each failure, at most BACKOFF_MAX_SECONDS).
+    "MAX_ATTEMPTS": env_int("NOTIFICATIONS_MAX_ATTEMPTS", 8),
+    "BACKOFF_SECONDS": float(os.environ.get("NOTIFICATIONS_BACKOFF_SECONDS", "2")),
+    "BACKOFF_MAX_SECONDS": 3600.0,
+    # Deliveries failed for good, in a row, before a webhook is disabled; webhooks per user.
+    "WEBHOOK_MAX_FAILURES": env_int("NOTIFICATIONS_WEBHOOK_MAX_FAILURES", 10),
+    "MAX_WEBHOOKS": 5,
+    # Webhooks over plain http, and to loopback or private addresses: off (a trusted network
+    # or a test may turn them on).
+    "WEBHOOK_ALLOW_HTTP": env_bool("NOTIFICATIONS_WEBHOOK_ALLOW_HTTP", False),
+    "WEBHOOK_ALLOW_PRIVATE": env_bool("NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE", False),
+}
+
 if FIBSERVER["TASKS"] not in {"celery", "embedded", "inline"}:
     raise ImproperlyConfigured("FIBSERVER_TASKS must be celery, embedded or inline.")
 if FIBSERVER["TASKS"] == "celery" and not REDIS_URL:
