@@ -101,7 +101,8 @@ def webhook_delete(*, user: User, webhook_id: int) -> None:
 def reminders_fire(*, limit: int = 1000) -> int:
     """Reminders that are due: into the inbox if their decision is still pending (the seat
     still must act with the deadline the reminder was written for) and the player wants
-    reminders; else deleted. One decision has one reminder (its key). Returns those fired."""
+    reminders; else deleted. One decision has one reminder (its key). Returns how many due
+    reminders it handled (fired or deleted): ``limit`` means there may be more."""
     from games.services.common import db_now
 
     now = db_now()
@@ -136,17 +137,18 @@ def reminders_fire(*, limit: int = 1000) -> int:
         Notification.objects.filter(pk__in=fire).update(due_at=None, created_at=now)
         users = {n.user_id for n in due if n.pk in set(fire)}
         transaction.on_commit(lambda: wake_users(users))
-    return len(fire)
+    return len(due)
 
 
 # --- The outbox relay --------------------------------------------------------------------------
 
 
-def dispatch(*, limit: int = 1000) -> list[int]:
-    """Hand the notifications not yet dispatched to their channels: a :class:`Delivery` per
-    active webhook and per channel the player wants (email with an address), not before the
-    end of their quiet hours. Returns the deliveries created, to be sent by the channel
-    tasks. Rows are claimed with ``SKIP LOCKED``: two relays never take the same one."""
+def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
+    """Hand the notifications not yet dispatched to their channels: a :class:`Delivery` per active
+    webhook and per channel the player wants (email with an address), not before the end of
+    their quiet hours. Returns how many notifications it handed on (``limit``: there may be
+    more) and the deliveries created, to be sent by the channel tasks. Rows are claimed with
+    ``SKIP LOCKED``: two relays never take the same one."""
     now = timezone.now()
     with transaction.atomic():
         rows = list(
@@ -155,7 +157,7 @@ def dispatch(*, limit: int = 1000) -> list[int]:
             .order_by("id")[:limit]
         )
         if not rows:
-            return []
+            return 0, []
         users = {r.user_id for r in rows}
         hooks: dict[int, list[int]] = {}
         for hook in Webhook.objects.filter(user_id__in=users, active=True).only("id", "user_id"):
@@ -189,7 +191,7 @@ def dispatch(*, limit: int = 1000) -> list[int]:
             notification_id__in=[r.pk for r in rows], status=Delivery.Status.PENDING
         ).values_list("pk", flat=True)
     )
-    return ids
+    return len(rows), ids
 
 
 def webhook_failed(*, webhook: Webhook) -> bool:

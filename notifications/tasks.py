@@ -1,15 +1,13 @@
 """Celery tasks of the notifications: thin, idempotent; they call the services and channels.
 
-- :func:`deliver`: one delivery to one channel; a failure is tried again by Celery after the
-  back-off its record says (the record, not the task, decides: a lost task is found again);
+- :func:`deliver`: a batch of deliveries, each to one channel; a failure is tried again by a
+  task sent for after its back-off (the record decides: a lost task is found again);
 - :func:`relay`: run by the sweep (Celery beat's, or the embedded runner's, every second):
   reminders that are due, the outbox relay, and deliveries whose task was lost. Without Celery
   the deliveries are attempted right there, in the sweep.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from celery import current_app, shared_task
 from django.conf import settings
@@ -20,13 +18,22 @@ from . import channels, services
 LOST_AFTER = 120
 
 
-@shared_task(bind=True, acks_late=True, ignore_result=True, name="notifications.tasks.deliver")
-def deliver(self: Any, delivery_id: int) -> bool:
-    """One attempt; ``True`` when nothing more is to be done."""
-    again = channels.attempt(delivery_id)
-    if again is not None:
-        raise self.retry(countdown=again, max_retries=None)
-    return True
+#: Deliveries one task attempts (side by side).
+BATCH = 50
+
+
+@shared_task(acks_late=True, ignore_result=True, name="notifications.tasks.deliver")
+def deliver(delivery_ids: list[int]) -> int:
+    """One attempt of each delivery; those that failed are sent again, as a task that waits for
+    their back-off (their records, not this task, say when: a lost task is found again by the
+    relay). Returns how many are to be tried again."""
+    again = channels.attempt_many(list(delivery_ids))
+    by_wait: dict[float, list[int]] = {}
+    for delivery_id, wait in again.items():
+        by_wait.setdefault(wait, []).append(delivery_id)
+    for wait, ids in by_wait.items():
+        current_app.send_task("notifications.tasks.deliver", (ids,), countdown=wait)
+    return len(again)
 
 
 def _celery() -> bool:
@@ -35,24 +42,25 @@ def _celery() -> bool:
 
 def send(ids: list[int]) -> None:
     """Send the deliveries ``ids`` now: as Celery tasks, or here."""
-    if _celery():
-        for delivery_id in ids:
-            current_app.send_task("notifications.tasks.deliver", (delivery_id,))
-        return
-    for delivery_id in ids:
-        channels.attempt(delivery_id)
+    for first in range(0, len(ids), BATCH):
+        batch = ids[first : first + BATCH]
+        if _celery():
+            current_app.send_task("notifications.tasks.deliver", (batch,))
+        else:
+            channels.attempt_many(batch)
 
 
 def relay() -> int:
     """Reminders due, notifications to hand to the channels, deliveries due again. Returns the
     deliveries sent."""
-    services.reminders_fire()
+    while services.reminders_fire(limit=1000) == 1000:
+        pass  # a burst of due reminders: all of them now, a thousand at a time
     sent = 0
     while True:
-        ids = services.dispatch()
+        handled, ids = services.dispatch(limit=1000)
         send(ids)
         sent += len(ids)
-        if len(ids) < 1000:
+        if handled < 1000:
             break
     again = services.pending_deliveries(late=LOST_AFTER if _celery() else 0)
     send(again)

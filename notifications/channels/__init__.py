@@ -1,28 +1,32 @@
 """Delivery channels: one attempt of one :class:`~notifications.models.Delivery`.
 
-An attempt first takes a lease on the delivery (``not_before`` moved a minute on, in a short
-transaction), so a second sender — a Celery retry, the sweep catching a lost task — leaves it
-alone while it is being sent; the send itself holds no transaction. The outcome is recorded in
-the delivery's ``attempts``; a failure is tried again after an exponential back-off
-(``BACKOFF_SECONDS`` × 2ⁿ) until ``MAX_ATTEMPTS``, then the delivery is ``failed``. A failing
-channel never touches a match: deliveries are made after the change has been committed, by
-workers or the sweep.
+An attempt (of one delivery, or of a batch: :func:`attempt_many`) first takes a lease on the
+delivery (``not_before`` moved a minute on, in a short transaction), so a second sender — a
+Celery retry, the sweep catching a lost task — leaves it alone while it is being sent; the send
+itself holds no transaction. The outcome is recorded in the delivery's ``attempts``; a failure
+is tried again after an exponential back-off (``BACKOFF_SECONDS`` × 2ⁿ) until ``MAX_ATTEMPTS``,
+then the delivery is ``failed``. A failing channel never touches a match: deliveries are made
+after the change has been committed, by workers or the sweep.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from ..models import Channel, Delivery
+from ..models import Channel, Delivery, Webhook
 from ..reads import render
 
 #: How long a sender holds a delivery before another may try it (seconds).
 LEASE_SECONDS = 60
+#: Sends of one batch made side by side.
+SENDERS = 8
 
 
 def _setting(name: str, default: Any) -> Any:
@@ -47,47 +51,71 @@ class Failed(Exception):
 def attempt(delivery_id: int) -> float | None:
     """One attempt of a delivery that is due. Returns the seconds until it should be tried
     again, or ``None`` when there is nothing more to do (sent, failed for good, not due)."""
+    return attempt_many([delivery_id]).get(delivery_id)
+
+
+def attempt_many(ids: list[int]) -> dict[int, float]:
+    """One attempt of each delivery of ``ids`` that is due, the sends side by side (a few
+    threads): leases taken in one statement, the notifications rendered in one read, the
+    outcomes stored in one. Returns, for those to be tried again, the seconds to wait."""
     now = timezone.now()
     with transaction.atomic():
-        delivery = (
+        rows = list(
             Delivery.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("notification", "webhook")
-            .filter(pk=delivery_id, status=Delivery.Status.PENDING)
-            .first()
+            .select_related("notification__user", "webhook")
+            .filter(pk__in=ids, status=Delivery.Status.PENDING)
+            .filter(Q(not_before__isnull=True) | Q(not_before__lte=now))
         )
-        if delivery is None:
-            return None
-        if delivery.not_before is not None and delivery.not_before > now:
-            return None  # leased by another sender, or waiting for quiet hours or a back-off
-        delivery.not_before = now + timedelta(seconds=LEASE_SECONDS)
-        delivery.save(update_fields=["not_before"])
-    payload = render([delivery.notification])[0]
-    ok, detail, permanent = True, "", False
+        # leased by another sender, or waiting for quiet hours or a back-off: left alone
+        Delivery.objects.filter(pk__in=[d.pk for d in rows]).update(
+            not_before=now + timedelta(seconds=LEASE_SECONDS)
+        )
+    if not rows:
+        return {}
+    payloads = render([d.notification for d in rows])
+    if len(rows) == 1:
+        outcomes = [_try(rows[0], payloads[0])]
+    else:
+        with ThreadPoolExecutor(min(SENDERS, len(rows))) as pool:
+            outcomes = list(pool.map(_try, rows, payloads))
+    again: dict[int, float] = {}
+    failed_hooks, good_hooks = [], set()
+    for delivery, (ok, detail, permanent) in zip(rows, outcomes, strict=True):
+        number = len(delivery.attempts) + 1
+        delivery.attempts = [
+            *delivery.attempts,
+            {"at": now.isoformat(), "ok": ok, "detail": detail},
+        ]
+        if ok:
+            delivery.status, delivery.not_before = Delivery.Status.SENT, None
+        elif permanent or number >= int(_setting("MAX_ATTEMPTS", 8)):
+            delivery.status, delivery.not_before = Delivery.Status.FAILED, None
+        else:
+            again[delivery.pk] = backoff(number)
+            delivery.not_before = timezone.now() + timedelta(seconds=again[delivery.pk])
+        if delivery.channel == Channel.WEBHOOK and delivery.webhook is not None:
+            if ok:
+                good_hooks.add(delivery.webhook.pk)
+            elif delivery.status == Delivery.Status.FAILED:
+                failed_hooks.append(delivery.webhook)
+    Delivery.objects.bulk_update(rows, ["attempts", "status", "not_before"])
+    if good_hooks:
+        Webhook.objects.filter(pk__in=good_hooks, failures__gt=0).update(failures=0)
+    if failed_hooks:
+        from ..services import webhook_failed
+
+        for hook in failed_hooks:
+            webhook_failed(webhook=hook)
+    return again
+
+
+def _try(delivery: Delivery, payload: dict[str, Any]) -> tuple[bool, str, bool]:
+    """``(ok, detail, permanent)`` of one send."""
     try:
         _send(delivery, payload)
     except Failed as error:
-        ok, detail, permanent = False, error.detail[:300], error.permanent
-    number = len(delivery.attempts) + 1
-    delivery.attempts = [*delivery.attempts, {"at": now.isoformat(), "ok": ok, "detail": detail}]
-    again: float | None = None
-    if ok:
-        delivery.status = Delivery.Status.SENT
-        delivery.not_before = None
-    elif permanent or number >= int(_setting("MAX_ATTEMPTS", 8)):
-        delivery.status = Delivery.Status.FAILED
-        delivery.not_before = None
-    else:
-        again = backoff(number)
-        delivery.not_before = timezone.now() + timedelta(seconds=again)
-    delivery.save(update_fields=["attempts", "status", "not_before"])
-    if delivery.channel == Channel.WEBHOOK and delivery.webhook is not None:
-        from ..services import webhook_failed, webhook_succeeded
-
-        if ok:
-            webhook_succeeded(webhook=delivery.webhook)
-        elif delivery.status == Delivery.Status.FAILED:
-            webhook_failed(webhook=delivery.webhook)
-    return again
+        return False, error.detail[:300], error.permanent
+    return True, "", False
 
 
 def _send(delivery: Delivery, payload: dict[str, Any]) -> None:
@@ -101,6 +129,6 @@ def _send(delivery: Delivery, payload: dict[str, Any]) -> None:
     elif delivery.channel == Channel.EMAIL:
         from .email import send as send_email
 
-        send_email(delivery.notification.user_id, payload)
+        send_email(delivery.notification.user.email, payload)
     else:  # pragma: no cover - every channel is handled above
         raise Failed(f"unknown channel {delivery.channel}", permanent=True)

@@ -9,8 +9,6 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import send_mail
 
-from accounts.models import User
-
 from . import Failed
 
 SUBJECTS = {
@@ -35,8 +33,8 @@ def text_of(payload: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def send(user_id: int, payload: dict[str, Any]) -> None:
-    address = User.objects.filter(pk=user_id).values_list("email", flat=True).first()
+def send(address: str, payload: dict[str, Any]) -> None:
+    """One message to ``address`` (read with the delivery: a send makes no query)."""
     if not address:
         raise Failed("the account has no email address", permanent=True)
     subject = "fibserver: " + SUBJECTS.get(payload["kind"], payload["kind"])

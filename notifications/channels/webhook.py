@@ -14,12 +14,11 @@ import hmac
 import ipaddress
 import socket
 import time
-import urllib.error
-import urllib.request
 from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
+import urllib3
 from django.conf import settings
 
 from . import Failed
@@ -83,21 +82,37 @@ def send(url: str, secret: str, payload: dict[str, Any]) -> None:
     if not allowed_url(url):
         raise Failed("the URL is not an allowed webhook endpoint", permanent=True)
     body = orjson.dumps({"type": "notification", "notification": payload})
-    request = urllib.request.Request(
-        url,
-        data=body,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": "fibserver-webhook",
-            HEADER: sign(secret, body),
-        },
-    )
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "fibserver-webhook",
+        HEADER: sign(secret, body),
+    }
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:
-            response.read(1024)
-    except urllib.error.HTTPError as error:
-        final = 400 <= error.code < 500 and error.code not in (408, 429)
-        raise Failed(f"HTTP {error.code}", permanent=final) from None
-    except (urllib.error.URLError, OSError) as error:
+        response = _pool().request(
+            "POST",
+            url,
+            body=body,
+            headers=headers,
+            timeout=urllib3.Timeout(TIMEOUT_SECONDS),
+            retries=False,
+            redirect=False,
+            preload_content=False,
+        )
+        response.read(1024, decode_content=False)
+        response.release_conn()
+    except (urllib3.exceptions.HTTPError, OSError) as error:
         raise Failed(f"{type(error).__name__}: {error}") from None
+    if not 200 <= response.status < 300:
+        final = 400 <= response.status < 500 and response.status not in (408, 429)
+        raise Failed(f"HTTP {response.status}", permanent=final)
+
+
+_pools: urllib3.PoolManager | None = None
+
+
+def _pool() -> urllib3.PoolManager:
+    """Kept-alive connections, per endpoint, shared by a process's sending threads."""
+    global _pools
+    if _pools is None:
+        _pools = urllib3.PoolManager(num_pools=200, maxsize=16, block=False)
+    return _pools

@@ -228,7 +228,7 @@ def test_a_player_who_turned_reminders_off_gets_none():
     seat = to_act(match)[0]
     services.preference_update(user=users[seat], reminders=False)
     Notification.objects.filter(kind=Kind.DEADLINE_REMINDER).update(due_at=timezone.now())
-    assert services.reminders_fire() == 0
+    assert services.reminders_fire() == 1  # handled: deleted
     assert not Notification.objects.filter(kind=Kind.DEADLINE_REMINDER).exists()
 
 
