@@ -293,10 +293,10 @@ batches of 1,000 until none is due. Lateness = entered the inbox (database clock
 ## Webhooks
 
 {w["count"]:,} notifications for 100 users with a webhook each to a local receiver (its own
-process, a thread per connection); the outbox relay creates the deliveries and sends a Celery
-task per 50 to a real worker ({w["concurrency"]} processes, prefetch 16); each task signs and POSTs
-its 50 side by side (8 threads, kept-alive connections). Received = POSTs counted by the receiver; distinct = distinct notification
-ids among them.
+process, a thread per connection); the outbox relay creates the deliveries and sends a
+Celery task per 50 to a real worker ({w["concurrency"]} processes, prefetch 16); each task signs
+and POSTs its 50 side by side (8 threads, kept-alive connections). Received = POSTs counted by
+the receiver; distinct = distinct notification ids among them.
 
 | notifications | received | distinct | deliveries `sent` | seconds | deliveries/s | relay s |
 |---|---|---|---|---|---|---|
