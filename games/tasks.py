@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from notifications import services as notification_services
 from notifications import tasks as notification_tasks
 
 from . import services
@@ -51,8 +52,10 @@ def sweep() -> int:
 
 @shared_task(acks_late=True, ignore_result=True)
 def purge() -> int:
-    """Beat, every few minutes: expired idempotency records."""
-    return services.idempotency_purge()
+    """Beat, every few minutes: expired idempotency records, old notifications."""
+    purged = services.idempotency_purge()
+    notification_services.notifications_purge()
+    return purged
 
 
 @shared_task(acks_late=True, ignore_result=True)

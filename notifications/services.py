@@ -140,6 +140,22 @@ def reminders_fire(*, limit: int = 1000) -> int:
     return len(due)
 
 
+# --- Housekeeping -----------------------------------------------------------------------------
+
+
+def notifications_purge(*, keep_days: int | None = None) -> int:
+    """Delete notifications (and their delivery records) older than ``KEEP_DAYS`` (90): an
+    inbox keeps what a player may still look for. Reminders not yet due are kept. Returns the
+    number deleted."""
+    days = _setting("KEEP_DAYS", 90) if keep_days is None else keep_days
+    old = Notification.objects.filter(
+        due_at__isnull=True, created_at__lt=timezone.now() - timedelta(days=days)
+    )
+    deleted = old.count()
+    old.delete()
+    return deleted
+
+
 # --- The outbox relay --------------------------------------------------------------------------
 
 

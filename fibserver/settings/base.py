@@ -405,6 +405,8 @@ NOTIFICATIONS = {
     # Deliveries failed for good, in a row, before a webhook is disabled; webhooks per user.
     "WEBHOOK_MAX_FAILURES": env_int("NOTIFICATIONS_WEBHOOK_MAX_FAILURES", 10),
     "MAX_WEBHOOKS": 5,
+    # Notifications are deleted this many days after they were written (the purge).
+    "KEEP_DAYS": env_int("NOTIFICATIONS_KEEP_DAYS", 90),
     # Webhooks over plain http, and to loopback or private addresses: off (a trusted network
     # or a test may turn them on).
     "WEBHOOK_ALLOW_HTTP": env_bool("NOTIFICATIONS_WEBHOOK_ALLOW_HTTP", False),

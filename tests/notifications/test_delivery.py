@@ -235,3 +235,16 @@ def test_a_player_who_turned_reminders_off_gets_none():
 def test_live_matches_have_no_reminders():
     table()
     assert not Notification.objects.filter(kind=Kind.DEADLINE_REMINDER).exists()
+
+
+def test_the_purge_deletes_old_notifications_and_keeps_recent_ones_and_pending_reminders():
+    from games.tasks import purge
+
+    _match, users = _async_table()
+    old = Notification.objects.filter(kind=Kind.MATCH_STARTED, user=users[0])
+    old.update(created_at=timezone.now() - timedelta(days=91))
+    reminders = Notification.objects.filter(kind=Kind.DEADLINE_REMINDER).count()
+    purge()
+    assert not Notification.objects.filter(kind=Kind.MATCH_STARTED, user=users[0]).exists()
+    assert Notification.objects.filter(kind=Kind.MATCH_STARTED, user=users[1]).exists()
+    assert Notification.objects.filter(kind=Kind.DEADLINE_REMINDER).count() == reminders
