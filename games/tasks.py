@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from notifications import services as notification_services
+from notifications import tasks as notification_tasks
+
 from . import services
 
 
@@ -43,13 +46,16 @@ def sweep() -> int:
     tournaments whose announced start time has come."""
     taken = services.deadlines_sweep()
     services.tournaments_start_due()
+    notification_tasks.relay()  # reminders due, notifications to their channels
     return taken
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def purge() -> int:
-    """Beat, every few minutes: expired idempotency records."""
-    return services.idempotency_purge()
+    """Beat, every few minutes: expired idempotency records, old notifications."""
+    purged = services.idempotency_purge()
+    notification_services.notifications_purge()
+    return purged
 
 
 @shared_task(acks_late=True, ignore_result=True)

@@ -16,7 +16,7 @@ class TimeControl:
 
 TIME_CONTROLS = {
     "live": TimeControl("live", 75, 10, 600),
-    "async": TimeControl("async", 24 * 3600, 3600, 7 * 24 * 3600),
+    "async": TimeControl("async", 24 * 3600, 3600, 14 * 24 * 3600),  # 1 h to 14 days
     # One human against bots: the human has no deadline; bots act promptly.
     "solo": TimeControl("solo", 0, 0, 0, humans_have_deadlines=False),
 }

@@ -23,6 +23,7 @@ from .context import context_of
 from .errors import ErrorCodes, is_expected
 from .limits import extensions as limit_extensions
 from .mutations import Mutation
+from .notification_types import NotificationMutation, NotificationQuery, NotificationSubscription
 from .queries import Query
 from .subscriptions import first_page, follow
 from .types import MatchEvent
@@ -31,7 +32,7 @@ from .types import MatchEvent
 
 
 @strawberry.type
-class Subscription:
+class Subscription(NotificationSubscription):
     @strawberry.subscription(
         description="Your redacted events as they are committed, after the sequence number "
         "`after` (reconnect with the last `seq` you saw: nothing is missed or repeated). "
@@ -65,9 +66,19 @@ class FibSchema(strawberry.Schema):
             super().process_errors(unexpected, execution_context)
 
 
+@strawberry.type(name="Query")
+class RootQuery(Query, NotificationQuery):
+    """The queries, with the notification inbox's."""
+
+
+@strawberry.type(name="Mutation")
+class RootMutation(Mutation, NotificationMutation):
+    """The mutations, with the notification inbox's."""
+
+
 schema = FibSchema(
-    query=Query,
-    mutation=Mutation,
+    query=RootQuery,
+    mutation=RootMutation,
     subscription=Subscription,
     extensions=[*limit_extensions(), ErrorCodes],
     config=StrawberryConfig(batching_config=None),

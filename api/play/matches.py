@@ -111,7 +111,7 @@ class MatchCreateBase(StrictInput):
         list(TIME_CONTROLS),
         component="TimeControl",
         default="live",
-        help_text="`live` (75 s per decision, 10–600), `async` (24 h, 1 h–7 days) or `solo` "
+        help_text="`live` (75 s per decision, 10–600), `async` (24 h, 1 h–14 days) or `solo` "
         "(you and bots: every other seat must be a bot; you have no deadline).",
     )
     decision_seconds = StrictIntegerField(

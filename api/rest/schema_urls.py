@@ -6,6 +6,7 @@ too."""
 from django.urls import include, path
 
 from . import matches as v
+from . import notification_urls
 
 urlpatterns = [
     path("api/", include("api.rest.auth_urls")),
@@ -15,4 +16,5 @@ urlpatterns = [
     path("api/", include("api.rest.match_urls")),
     path("api/", include("api.rest.stats_urls")),
     path("api/", include("api.rest.tournament_urls")),
+    path("api/", include(notification_urls.documented)),
 ]

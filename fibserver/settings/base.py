@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "accounts",
     "games",
+    "notifications",
     "api",
     "web",  # the reference web client at /play/
 ]
@@ -389,6 +390,27 @@ GRAPHQL = {
     "MAX_PAGE": 100,
     # Subscriptions one websocket may hold at once.
     "MAX_SUBSCRIPTIONS": 20,
+}
+
+# --- Notifications (notifications/, docs/notifications.md) -------------------------------------
+
+NOTIFICATIONS = {
+    # Part of an async decision's time left when its reminder fires.
+    "REMINDER_LEFT": float(os.environ.get("NOTIFICATIONS_REMINDER_LEFT", "0.2")),
+    # Delivery attempts of one notification to one channel, and the back-off between them
+    # (seconds, doubled after each failure, at most BACKOFF_MAX_SECONDS).
+    "MAX_ATTEMPTS": env_int("NOTIFICATIONS_MAX_ATTEMPTS", 8),
+    "BACKOFF_SECONDS": float(os.environ.get("NOTIFICATIONS_BACKOFF_SECONDS", "2")),
+    "BACKOFF_MAX_SECONDS": 3600.0,
+    # Deliveries failed for good, in a row, before a webhook is disabled; webhooks per user.
+    "WEBHOOK_MAX_FAILURES": env_int("NOTIFICATIONS_WEBHOOK_MAX_FAILURES", 10),
+    "MAX_WEBHOOKS": 5,
+    # Notifications are deleted this many days after they were written (the purge).
+    "KEEP_DAYS": env_int("NOTIFICATIONS_KEEP_DAYS", 90),
+    # Webhooks over plain http, and to loopback or private addresses: off (a trusted network
+    # or a test may turn them on).
+    "WEBHOOK_ALLOW_HTTP": env_bool("NOTIFICATIONS_WEBHOOK_ALLOW_HTTP", False),
+    "WEBHOOK_ALLOW_PRIVATE": env_bool("NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE", False),
 }
 
 if FIBSERVER["TASKS"] not in {"celery", "embedded", "inline"}:

@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.db.models.functions import Now
 
 from fibserver.ops import metrics
+from notifications import outbox
 
 from ..engine.bots import bot_levels, make_bot
 from ..engine.core import Rules
@@ -60,6 +61,7 @@ def take_over(
         seats=seats,
         deadline=deadline,
     )
+    outbox.takeover(match, seat)
     return step.state
 
 

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from fibserver.errors import Conflict
+from notifications import outbox
 
 from ..engine.core import Event as EngineEvent
 from ..engine.core import Step
@@ -46,6 +47,8 @@ def match_finish(*, match: Match, reason: str, aborted: bool = False, state: Any
             Seat.objects.filter(match=match, position=position).update(place=place)
         match_pk = match.pk
         transaction.on_commit(lambda: schedule.results(match_pk))
+    people = Seat.objects.filter(match=match, user__isnull=False, bot_level="")
+    outbox.match_ended(match, people.values_list("user_id", "position"))
 
 
 @transaction.atomic

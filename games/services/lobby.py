@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from fibserver.errors import Conflict, Forbidden, InvalidOptions, NotFound
+from notifications import outbox
 
 from ..engine import registry
 from ..engine.bots import bot_levels
@@ -252,7 +253,9 @@ def _start(match: Match) -> None:
     bump(match)
     match.state = rules.to_json(step.state)
     append_events(match, step, actor=None, action=None, by_bot=False)
-    after_change(match, step.state, rules)
+    seats = seats_of(match)
+    outbox.match_started(match, seats)
+    after_change(match, step.state, rules, seats=seats)
 
 
 def match_create_seated(

@@ -8,7 +8,8 @@ the work queued on commit — in one place; a sink only stores it:
 - :class:`Batch` (PostgreSQL) collects them and writes the whole step in **one** statement: a
   conditional ``UPDATE`` of the match (``WHERE version = <the version the step was computed
   from>``) and, only when that row was updated, the events ``INSERT`` and the seats
-  ``UPDATE``, as data-modifying CTEs of that statement. In autocommit that statement is its own
+  ``UPDATE`` (and the step's notifications, :mod:`notifications.outbox`), as data-modifying
+  CTEs of that statement. In autocommit that statement is its own
   transaction: all of it or nothing is stored, and a concurrent writer (which always bumps the
   version) makes it store nothing. Follow-up work is queued only once it has been stored.
 """
@@ -24,6 +25,8 @@ import orjson
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from psycopg.types.json import Jsonb
 
+from notifications.models import Notification
+
 from .. import hotsql
 from ..models import Event, IdempotencyRecord, Match, Seat
 
@@ -38,6 +41,8 @@ class Sink(Protocol):
     def on_commit(self, work: Callable[[], None]) -> None: ...
 
     def finishing(self) -> None: ...
+
+    def notices(self, rows: list[Notification]) -> None: ...
 
 
 class OrmSink:
@@ -69,6 +74,9 @@ class OrmSink:
     def finishing(self) -> None:
         return None
 
+    def notices(self, rows: list[Notification]) -> None:
+        Notification.objects.bulk_create(rows, ignore_conflicts=True)
+
 
 ORM = OrmSink()
 
@@ -91,6 +99,7 @@ class Batch:
         self.match_obj: Match | None = None
         self.work: list[Callable[[], None]] = []
         self.record: IdempotencyRecord | None = None
+        self.note_rows: list[Notification] = []
 
     def events(self, rows: list[Event]) -> None:
         self.rows.extend(rows)
@@ -111,6 +120,9 @@ class Batch:
     def finishing(self) -> None:
         raise NotBatched("the match ends")
 
+    def notices(self, rows: list[Notification]) -> None:
+        self.note_rows.extend(rows)
+
     def answer(self, record: IdempotencyRecord) -> None:
         """Store this answer to an ``Idempotency-Key`` with the step (in the same statement:
         if another request stored one for the same key first, the statement fails with an
@@ -128,6 +140,7 @@ class Batch:
             bool(record),
             tuple(self.seat_fields) if self.seat_rows else (),
             len(self.seat_rows),
+            len(self.note_rows),
         )
         params = _values(Match, tuple(self.match_fields), [self.match_obj], False, db)
         params += [self.pk, self.version, Match.Status.ACTIVE]
@@ -138,6 +151,8 @@ class Batch:
         if self.seat_rows:
             names = ("position", *self.seat_fields)
             params += _values(Seat, names, self.seat_rows, False, db)
+        if self.note_rows:
+            params += _values(Notification, _INSERTED[Notification], self.note_rows, True, db)
         return text, params
 
     def store(self) -> bool:
@@ -156,7 +171,7 @@ class Batch:
 #: The columns an ``INSERT`` of a model writes (every concrete one but the key), by name.
 _INSERTED: dict[type[models.Model], tuple[str, ...]] = {
     model: tuple(f.name for f in model._meta.concrete_fields if not f.primary_key)
-    for model in (Event, IdempotencyRecord)
+    for model in (Event, IdempotencyRecord, Notification)
 }
 
 
@@ -167,6 +182,7 @@ def _statement(
     record: bool,
     seat_fields: tuple[str, ...],
     seats: int,
+    notices: int = 0,
 ) -> str:
     """The text of a step's statement, by its shape: which match columns change, how many
     events and seats it writes, and whether it stores an ``Idempotency-Key``'s answer."""
@@ -191,18 +207,20 @@ def _statement(
             f"(VALUES {', '.join([row] * seats)}) AS v({names}) "
             'WHERE t."match_id" = m."id" AND t."position" = v."position")'
         )
+    if notices:  # a cause already notified (its key taken) writes nothing more
+        parts.append(_insert("n", Notification, notices, " ON CONFLICT DO NOTHING"))
     parts.append(" SELECT count(*) FROM m")
     return "".join(parts)
 
 
-def _insert(alias: str, model: type[models.Model], rows: int) -> str:
+def _insert(alias: str, model: type[models.Model], rows: int, tail: str = "") -> str:
     """A CTE inserting ``rows`` rows of ``model`` if ``m`` updated a row."""
     fields = [_field(model, name) for name in _INSERTED[model]]
     columns = ", ".join(f'"{f.column}"' for f in fields)
     row = "(" + ", ".join(_param(f) for f in fields) + ")"
     return (
         f', {alias} AS (INSERT INTO "{model._meta.db_table}" ({columns}) SELECT v.* FROM m, '
-        f"(VALUES {', '.join([row] * rows)}) AS v({columns}))"
+        f"(VALUES {', '.join([row] * rows)}) AS v({columns}){tail})"
     )
 
 

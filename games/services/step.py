@@ -9,6 +9,7 @@ from functools import partial
 from typing import Any
 
 from fibserver.ops import metrics
+from notifications import outbox
 
 from ..engine.core import Action, Rules, Step
 from ..models import Match, Seat
@@ -113,6 +114,7 @@ def after_change(
     earliest: datetime | None = None
     needs_bot = False
     all_seats = seats if seats is not None else seats_of(match)
+    before = outbox.waiting(all_seats)
     for seat in all_seats:
         must = seat.position in to_act
         deadline = None
@@ -131,6 +133,7 @@ def after_change(
             seat.must_act, seat.deadline = must, deadline
             changes.setdefault(seat.position, set()).update(("must_act", "deadline"))
     sink.seats(all_seats, changes)
+    outbox.after_step(match, all_seats, before, actor, sink)  # your turn, reminders
     new_deadline = earliest != match.deadline
     match.deadline = earliest
     match_pk, version = match.pk, match.version

@@ -1,0 +1,34 @@
+"""Routes of the notification inbox, preferences and webhooks, included under ``/api/``. The
+follower is the async view :func:`api.inbox_follow.inbox_events`; ``documented`` has its DRF
+twin in its place, for the OpenAPI schema."""
+
+from django.urls import path
+
+from api.inbox_follow import inbox_events
+
+from . import notifications as v
+
+_rest = [
+    path("me/notifications/", v.InboxView.as_view(), name="notifications"),
+    path("me/notifications/read/", v.ReadAllView.as_view(), name="notifications-read-all"),
+    path(
+        "me/notifications/<str:notification_id>/read/",
+        v.ReadOneView.as_view(),
+        name="notification-read",
+    ),
+    path(
+        "me/notification-preferences/",
+        v.PreferenceView.as_view(),
+        name="notification-preferences",
+    ),
+    path("me/webhooks/", v.WebhookListView.as_view(), name="webhooks"),
+    path("me/webhooks/<str:webhook_id>/", v.WebhookDetailView.as_view(), name="webhook"),
+]
+urlpatterns = [
+    path("me/notifications/events/", inbox_events, name="notifications-events"),
+    *_rest,
+]
+documented = [
+    path("me/notifications/events/", v.InboxEventsView.as_view(), name="notifications-events"),
+    *_rest,
+]

@@ -1,0 +1,116 @@
+"""Response shapes of the notification inbox, preferences and webhooks (docs/notifications.md)."""
+
+from __future__ import annotations
+
+from notifications.prefs import CHANNELS, KINDS
+
+from . import games as g
+from .builders import (
+    BOOL,
+    DATETIME,
+    NAT,
+    UUID,
+    arr,
+    boolean,
+    define,
+    enum,
+    integer,
+    nullable,
+    obj,
+    ref,
+    string,
+)
+from .components import MATCH_STATUS
+
+KIND = enum("NotificationKind", KINDS)
+enum("NotificationChannel", CHANNELS)
+ID = integer(1, description="The notification's id: later notifications have greater ids.")
+
+NOTIFICATION = define(
+    "NotificationOut",
+    obj(
+        {
+            "id": ID,
+            "kind": KIND,
+            "match": nullable(UUID),
+            "version": nullable(
+                integer(0, description="The match's version it was written at: open that.")
+            ),
+            "seat": nullable(g.SEAT),
+            "game": nullable(g.GAME),
+            "deadline": nullable(DATETIME),
+            "seats": arr(g.SEAT),
+            "status": nullable(MATCH_STATUS),
+            "reason": nullable(string("How the match ended (`match_ended`).")),
+            "placements": nullable(arr(integer(1))),
+            "url": nullable(string("The webhook (`webhook_disabled`).")),
+            "events": arr(ref("EventOut")),
+            "created_at": DATETIME,
+            "read_at": nullable(DATETIME),
+        },
+        description="A notification: what it is about, as you may see it (a `takeover` has "
+        "the events of the decision a bot took for your seat, as your seat sees them).",
+    ),
+)
+define(
+    "NotificationPageOut",
+    obj(
+        {
+            "count": NAT,
+            "next": nullable(string(format="uri")),
+            "previous": nullable(string(format="uri")),
+            "results": arr(NOTIFICATION),
+            "unread": NAT,
+        },
+        description="A page of your notifications, newest first (`?limit=` up to 200, "
+        "`?offset=`), and how many are unread.",
+    ),
+)
+define(
+    "NotificationFollowOut",
+    obj(
+        {
+            "notifications": arr(NOTIFICATION),
+            "last_id": NAT,
+            "more": boolean("The page was cut short: ask again after `last_id`."),
+            "unread": NAT,
+        },
+        description="Your notifications after `after`, oldest first.",
+    ),
+)
+define(
+    "NotificationsReadOut",
+    obj({"marked": NAT, "unread": NAT}, description="How many were marked read; unread left."),
+)
+_switches = obj(
+    {kind: BOOL for kind in KINDS}, description="Per kind: whether it goes out on this channel."
+)
+define(
+    "NotificationPreferenceOut",
+    obj(
+        {
+            "channels": obj({channel: _switches for channel in CHANNELS}),
+            "time_zone": string("An IANA time zone."),
+            "quiet_start": nullable(string("HH:MM, your time zone.")),
+            "quiet_end": nullable(string("HH:MM, your time zone.")),
+            "reminders": BOOL,
+        },
+        description="Your notification preferences. The inbox always has everything.",
+    ),
+)
+_hook = {
+    "id": integer(1),
+    "url": string(),
+    "active": boolean("False once too many deliveries failed in a row."),
+    "failures": NAT,
+    "created_at": DATETIME,
+}
+HOOK = define("WebhookOut", obj(_hook, description="A webhook of yours."))
+define("WebhookListOut", obj({"results": arr(HOOK)}, description="Your webhooks."))
+define(
+    "WebhookCreatedOut",
+    obj(
+        {**_hook, "secret": string("The signing secret: shown only now.")},
+        description="The new webhook and its signing secret.",
+    ),
+)

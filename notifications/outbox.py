@@ -1,0 +1,159 @@
+"""The outbox: notifications written by the change that causes them, never on their own.
+
+The services call these hooks inside their transaction; a step's notifications go to the step's
+sink (:mod:`games.services.sink`), so on the optimistic move path they are part of the move's
+one statement (no extra statement at all) and on the locked path one bulk ``INSERT``. A
+notification's ``key`` is unique per user (``ON CONFLICT DO NOTHING``): a cause retried or
+replayed never writes a second one. What a row holds is public to its recipient (a match id, a
+version, a seat of theirs, a deadline, placements once the match is over); anything drawn from
+the game's log is read through the one redaction path when the inbox is read
+(:mod:`notifications.reads`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+
+from .models import Kind, Notification
+from .wake import wake_users
+
+if TYPE_CHECKING:
+    from games.models import Match, Seat
+    from games.services.sink import Sink
+
+#: Part of a decision's time left when its reminder fires (``NOTIFICATIONS["REMINDER_LEFT"]``).
+REMINDER_LEFT = 0.2
+
+
+def reminder_left() -> float:
+    return float(getattr(settings, "NOTIFICATIONS", {}).get("REMINDER_LEFT", REMINDER_LEFT))
+
+
+def waiting(seats: Iterable[Seat]) -> set[int]:
+    """The seats that had a decision pending before a change (give it to :func:`after_step`)."""
+    return {s.position for s in seats if s.must_act}
+
+
+def after_step(
+    match: Match, seats: list[Seat], before: set[int], actor: int | None, sink: Sink
+) -> None:
+    """A change set the seats' decisions: a ``your_turn`` for every human seat with a new
+    decision (not the player who just acted for themselves), and, in an ``async`` match, its
+    ``deadline_reminder`` written ahead of time. One write through ``sink``."""
+    rows: list[Notification] = []
+    left = reminder_left()
+    for seat in seats:
+        if not seat.must_act or seat.user_id is None or seat.is_bot or seat.away:
+            continue
+        if seat.position in before and seat.position != actor:
+            continue  # the same decision, still pending
+        common = {
+            "user_id": seat.user_id,
+            "match_id": match.pk,
+            "version": match.version,
+            "seat": seat.position,
+        }
+        data = {
+            "game": match.game,
+            "deadline": seat.deadline.isoformat() if seat.deadline else None,
+        }
+        tag = f"{match.pk}:{match.version}:{seat.position}"
+        if seat.position != actor or seat.last_by_bot:
+            rows.append(Notification(kind=Kind.YOUR_TURN, key=f"turn:{tag}", data=data, **common))
+        if seat.deadline is not None and match.time_control == "async":
+            due = seat.deadline - timedelta(seconds=match.decision_seconds * left)
+            rows.append(
+                Notification(
+                    kind=Kind.DEADLINE_REMINDER,
+                    key=f"remind:{tag}",
+                    data=data,
+                    due_at=due,
+                    **common,
+                )
+            )
+    if rows:
+        sink.notices(rows)
+        users = {r.user_id for r in rows if r.due_at is None}
+        if users:
+            sink.on_commit(lambda: wake_users(users))
+
+
+def match_started(match: Match, seats: list[Seat]) -> None:
+    """``match_started`` for every person seated (once each, whatever their seats)."""
+    by_user: dict[int, list[int]] = {}
+    for seat in seats:
+        if seat.user_id is not None and not seat.is_bot:
+            by_user.setdefault(seat.user_id, []).append(seat.position)
+    _insert(
+        Notification(
+            user_id=user,
+            kind=Kind.MATCH_STARTED,
+            match_id=match.pk,
+            version=match.version,
+            seat=positions[0],
+            data={"game": match.game, "seats": positions},
+            key=f"started:{match.pk}",
+        )
+        for user, positions in by_user.items()
+    )
+
+
+def match_ended(match: Match, seats: Iterable[tuple[int, int]]) -> None:
+    """``match_ended`` for every person seated, ``seats`` as ``(user id, position)``: the end
+    reason, and the placements (public once a match is over; none when it was aborted)."""
+    by_user: dict[int, list[int]] = {}
+    for user, position in seats:
+        by_user.setdefault(user, []).append(position)
+    _insert(
+        Notification(
+            user_id=user,
+            kind=Kind.MATCH_ENDED,
+            match_id=match.pk,
+            version=match.version,
+            seat=positions[0],
+            data={
+                "game": match.game,
+                "seats": positions,
+                "status": match.status,
+                "reason": match.end_reason,
+                "placements": match.placements,
+            },
+            key=f"ended:{match.pk}",
+        )
+        for user, positions in by_user.items()
+    )
+
+
+def takeover(match: Match, seat: Seat) -> None:
+    """``takeover``: a bot took the decision of ``seat`` (at the match's current version) for
+    its player; what it did is read, redacted for that seat, from the log when the inbox is."""
+    if seat.user_id is None or seat.is_bot:
+        return
+    _insert(
+        [
+            Notification(
+                user_id=seat.user_id,
+                kind=Kind.TAKEOVER,
+                match_id=match.pk,
+                version=match.version,
+                seat=seat.position,
+                data={"game": match.game},
+                key=f"takeover:{match.pk}:{match.version}:{seat.position}",
+            )
+        ]
+    )
+
+
+def _insert(rows: Iterable[Notification]) -> None:
+    from django.db import transaction
+
+    rows = list(rows)
+    if not rows:
+        return
+    Notification.objects.bulk_create(rows, ignore_conflicts=True)
+    users = {r.user_id for r in rows}
+    transaction.on_commit(lambda: wake_users(users))

@@ -1,0 +1,110 @@
+"""Reading the inbox: a user's notifications as they may see them.
+
+A row holds only what its recipient may see (:mod:`notifications.outbox`); what a ``takeover``
+shows of the decision a bot took is read from the match's log at render time through the one
+redaction path (:func:`games.reads.redaction.event_for`, as the recipient's seat sees it).
+Reminders written ahead of time stay out of the inbox until the reminder sweep fires them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from accounts.models import User
+from games.models import Event
+from games.reads.redaction import event_for
+
+from .models import Kind, Notification, Preference
+
+#: A follower's page of new notifications holds at most this many.
+FOLLOW_PAGE = 100
+
+
+def inbox(*, user: User, unread: bool = False) -> QuerySet[Notification]:
+    """The user's notifications, newest first (``unread``: only those not read)."""
+    qs = Notification.objects.filter(user=user, due_at__isnull=True)
+    if unread:
+        qs = qs.filter(read_at__isnull=True)
+    return qs.order_by("-id")
+
+
+def unread_count(*, user: User) -> int:
+    return inbox(user=user, unread=True).count()
+
+
+def newer(*, user: User, after: int) -> list[dict[str, Any]]:
+    """The user's notifications after id ``after``, oldest first (a follower's page)."""
+    rows = list(
+        Notification.objects.filter(user=user, due_at__isnull=True, id__gt=after).order_by("id")[
+            :FOLLOW_PAGE
+        ]
+    )
+    return render(rows)
+
+
+def render(rows: list[Notification]) -> list[dict[str, Any]]:
+    """The rows as their recipient sees them; the takeovers' steps in one query."""
+    steps: dict[tuple[Any, int], list[Event]] = {}
+    taken = [r for r in rows if r.kind == Kind.TAKEOVER and r.match_id and r.version]
+    if taken:
+        which = Q()
+        for r in taken:
+            which |= Q(match_id=r.match_id, version=r.version)
+        for event in Event.objects.filter(which).order_by("seq"):
+            steps.setdefault((event.match_id, event.version), []).append(event)
+    return [_render(r, steps.get((r.match_id, r.version or 0), [])) for r in rows]
+
+
+def _render(row: Notification, events: list[Event]) -> dict[str, Any]:
+    data = row.data or {}
+    return {
+        "id": row.id,
+        "kind": row.kind,
+        "match": str(row.match_id) if row.match_id else None,
+        "version": row.version,
+        "seat": row.seat,
+        "game": data.get("game"),
+        "deadline": data.get("deadline"),
+        "seats": data.get("seats", [row.seat] if row.seat is not None else []),
+        "status": data.get("status"),
+        "reason": data.get("reason"),
+        "placements": data.get("placements"),
+        "url": data.get("url"),
+        "events": [event_for(e, row.seat) for e in events],
+        "created_at": row.created_at.isoformat(),
+        "read_at": row.read_at.isoformat() if row.read_at else None,
+    }
+
+
+def preference_of(user: User) -> Preference:
+    """The user's preferences (the defaults, not stored, when they never set any)."""
+    found = Preference.objects.filter(user=user).first()
+    return found if found is not None else Preference(user=user)
+
+
+def render_preference(pref: Preference) -> dict[str, Any]:
+    from .prefs import CHANNELS, KINDS
+
+    return {
+        "channels": {
+            channel: {kind: kind not in pref.muted.get(channel, []) for kind in KINDS}
+            for channel in CHANNELS
+        },
+        "time_zone": pref.time_zone,
+        "quiet_start": pref.quiet_start.strftime("%H:%M") if pref.quiet_start else None,
+        "quiet_end": pref.quiet_end.strftime("%H:%M") if pref.quiet_end else None,
+        "reminders": pref.reminders,
+    }
+
+
+def follow_page(*, user: User, after: int) -> dict[str, Any]:
+    """A follower's page: the notifications after id ``after`` (at most ``FOLLOW_PAGE``)."""
+    items = newer(user=user, after=after)
+    return {
+        "notifications": items,
+        "last_id": items[-1]["id"] if items else after,
+        "more": len(items) == FOLLOW_PAGE,
+        "unread": unread_count(user=user),
+    }

@@ -1,0 +1,255 @@
+"""The only writers of the inbox outside the commit step's hook (:mod:`.outbox`): reading
+notifications, preferences, webhooks, the reminder sweep and the outbox relay that hands
+notifications to the delivery channels."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import time, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import User
+from fibserver.errors import Conflict, NotFound
+from games.models import Match, Seat
+
+from . import prefs
+from .models import Channel, Delivery, Kind, Notification, Preference, Webhook
+from .wake import wake_users
+
+
+def _setting(name: str, default: Any) -> Any:
+    return getattr(settings, "NOTIFICATIONS", {}).get(name, default)
+
+
+# --- The inbox ---------------------------------------------------------------------------------
+
+
+def notification_read(*, user: User, notification_id: int) -> Notification:
+    """Mark one of the user's notifications read (again: no change). Not theirs: 404."""
+    row = Notification.objects.filter(user=user, pk=notification_id, due_at__isnull=True).first()
+    if row is None:
+        raise NotFound("No such notification.")
+    if row.read_at is None:
+        row.read_at = timezone.now()
+        Notification.objects.filter(pk=row.pk, read_at__isnull=True).update(read_at=row.read_at)
+    return row
+
+
+def notifications_read_all(*, user: User, up_to: int | None = None) -> int:
+    """Mark every unread notification read (those up to id ``up_to`` only, if given: what the
+    client has shown). Returns how many changed."""
+    qs = Notification.objects.filter(user=user, due_at__isnull=True, read_at__isnull=True)
+    if up_to is not None:
+        qs = qs.filter(id__lte=up_to)
+    return qs.update(read_at=timezone.now())
+
+
+# --- Preferences -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def preference_update(
+    *,
+    user: User,
+    channels: dict[str, dict[str, bool]] | None = None,
+    time_zone: str | None = None,
+    quiet: tuple[time | None, time | None] | None = None,
+    reminders: bool | None = None,
+) -> Preference:
+    """Change what is given; the rest stays. ``channels``: channel -> kind -> on/off."""
+    pref, _ = Preference.objects.select_for_update().get_or_create(user=user)
+    if channels:
+        muted = {c: set(pref.muted.get(c, [])) for c in prefs.CHANNELS}
+        for channel, kinds in channels.items():
+            for kind, on in kinds.items():
+                (muted[channel].discard if on else muted[channel].add)(kind)
+        pref.muted = {c: sorted(k) for c, k in muted.items() if k}
+    if time_zone is not None:
+        pref.time_zone = time_zone
+    if quiet is not None:
+        pref.quiet_start, pref.quiet_end = quiet
+    if reminders is not None:
+        pref.reminders = reminders
+    pref.save()
+    return pref
+
+
+# --- Webhooks ----------------------------------------------------------------------------------
+
+
+def webhook_create(*, user: User, url: str) -> Webhook:
+    """A new endpoint for the user's notifications, with its own signing secret (shown once)."""
+    if Webhook.objects.filter(user=user).count() >= _setting("MAX_WEBHOOKS", 5):
+        raise Conflict("You have as many webhooks as you may have; delete one first.")
+    return Webhook.objects.create(user=user, url=url, secret=secrets.token_hex(32))
+
+
+def webhook_delete(*, user: User, webhook_id: int) -> None:
+    deleted, _ = Webhook.objects.filter(user=user, pk=webhook_id).delete()
+    if not deleted:
+        raise NotFound("No such webhook.")
+
+
+# --- The reminder sweep ------------------------------------------------------------------------
+
+
+def reminders_fire(*, limit: int = 1000) -> int:
+    """Reminders that are due: into the inbox if their decision is still pending (the seat
+    still must act with the deadline the reminder was written for) and the player wants
+    reminders; else deleted. One decision has one reminder (its key). Returns how many due
+    reminders it handled (fired or deleted): ``limit`` means there may be more."""
+    from games.services.common import db_now
+
+    now = db_now()
+    with transaction.atomic():
+        due = list(
+            Notification.objects.select_for_update(skip_locked=True)
+            .filter(due_at__lte=now)
+            .order_by("due_at")[:limit]
+        )
+        if not due:
+            return 0
+        pending = {
+            (s.match_id, s.position): s.deadline
+            for s in Seat.objects.filter(
+                must_act=True,
+                match__status=Match.Status.ACTIVE,
+                match_id__in={n.match_id for n in due},
+            ).only("match_id", "position", "deadline")
+        }
+        muted = set(
+            Preference.objects.filter(
+                user_id__in={n.user_id for n in due}, reminders=False
+            ).values_list("user_id", flat=True)
+        )
+        fire: list[int] = []
+        drop: list[int] = []
+        for n in due:
+            deadline = pending.get((n.match_id, n.seat or 0)) if n.match_id else None
+            still = deadline is not None and deadline.isoformat() == n.data.get("deadline")
+            (fire if still and n.user_id not in muted else drop).append(n.pk)
+        Notification.objects.filter(pk__in=drop).delete()
+        Notification.objects.filter(pk__in=fire).update(due_at=None, created_at=now)
+        users = {n.user_id for n in due if n.pk in set(fire)}
+        transaction.on_commit(lambda: wake_users(users))
+    return len(due)
+
+
+# --- Housekeeping -----------------------------------------------------------------------------
+
+
+def notifications_purge(*, keep_days: int | None = None) -> int:
+    """Delete notifications (and their delivery records) older than ``KEEP_DAYS`` (90): an
+    inbox keeps what a player may still look for. Reminders not yet due are kept. Returns the
+    number deleted."""
+    days = _setting("KEEP_DAYS", 90) if keep_days is None else keep_days
+    old = Notification.objects.filter(
+        due_at__isnull=True, created_at__lt=timezone.now() - timedelta(days=days)
+    )
+    deleted = old.count()
+    old.delete()
+    return deleted
+
+
+# --- The outbox relay --------------------------------------------------------------------------
+
+
+def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
+    """Hand the notifications not yet dispatched to their channels: a :class:`Delivery` per active
+    webhook and per channel the player wants (email with an address), not before the end of
+    their quiet hours. Returns how many notifications it handed on (``limit``: there may be
+    more) and the deliveries created, to be sent by the channel tasks. Rows are claimed with
+    ``SKIP LOCKED``: two relays never take the same one."""
+    now = timezone.now()
+    with transaction.atomic():
+        rows = list(
+            Notification.objects.select_for_update(skip_locked=True)
+            .filter(dispatched=False, due_at__isnull=True)
+            .order_by("id")[:limit]
+        )
+        if not rows:
+            return 0, []
+        users = {r.user_id for r in rows}
+        hooks: dict[int, list[int]] = {}
+        for hook in Webhook.objects.filter(user_id__in=users, active=True).only("id", "user_id"):
+            hooks.setdefault(hook.user_id, []).append(hook.pk)
+        emails = dict(
+            User.objects.filter(pk__in=users).exclude(email="").values_list("pk", "email")
+        )
+        pref_of = {p.user_id: p for p in Preference.objects.filter(user_id__in=users)}
+        deliveries = []
+        for row in rows:
+            pref = pref_of.get(row.user_id) or Preference(user_id=row.user_id)
+            later = prefs.quiet_until(pref, now)
+            if prefs.wants(pref, Channel.WEBHOOK, row.kind):
+                for hook_id in hooks.get(row.user_id, []):
+                    deliveries.append(
+                        Delivery(
+                            notification=row,
+                            channel=Channel.WEBHOOK,
+                            webhook_id=hook_id,
+                            not_before=later,
+                        )
+                    )
+            if row.user_id in emails and prefs.wants(pref, Channel.EMAIL, row.kind):
+                deliveries.append(
+                    Delivery(notification=row, channel=Channel.EMAIL, not_before=later)
+                )
+        Delivery.objects.bulk_create(deliveries, ignore_conflicts=True)
+        Notification.objects.filter(pk__in=[r.pk for r in rows]).update(dispatched=True)
+    ids = list(
+        Delivery.objects.filter(
+            notification_id__in=[r.pk for r in rows], status=Delivery.Status.PENDING
+        ).values_list("pk", flat=True)
+    )
+    return len(rows), ids
+
+
+def webhook_failed(*, webhook: Webhook) -> bool:
+    """Count a failed delivery; at the limit the hook is disabled and its owner told (once).
+    Returns whether it was disabled now."""
+    limit = _setting("WEBHOOK_MAX_FAILURES", 10)
+    with transaction.atomic():
+        hook = Webhook.objects.select_for_update().get(pk=webhook.pk)
+        hook.failures += 1
+        disabled = hook.active and hook.failures >= limit
+        if disabled:
+            hook.active = False
+        hook.save(update_fields=["failures", "active"])
+        if disabled:
+            Notification.objects.bulk_create(
+                [
+                    Notification(
+                        user_id=hook.user_id,
+                        kind=Kind.WEBHOOK_DISABLED,
+                        data={"url": hook.url},
+                        key=f"hook-off:{hook.pk}:{hook.failures}",
+                    )
+                ],
+                ignore_conflicts=True,
+            )
+            user = hook.user_id
+            transaction.on_commit(lambda: wake_users([user]))
+    return disabled
+
+
+def webhook_succeeded(*, webhook: Webhook) -> None:
+    if webhook.failures:
+        Webhook.objects.filter(pk=webhook.pk).update(failures=0)
+
+
+def pending_deliveries(*, limit: int = 1000, late: float = 0) -> list[int]:
+    """Deliveries still pending that are due (quiet hours over, back-off waited), by ``late``
+    seconds at least (the sweep sends them again)."""
+    now = timezone.now() - timedelta(seconds=late)
+    return list(
+        Delivery.objects.filter(status=Delivery.Status.PENDING)
+        .filter(Q(not_before__isnull=True) | Q(not_before__lte=now))
+        .order_by("id")
+        .values_list("pk", flat=True)[:limit]
+    )

@@ -1,0 +1,96 @@
+"""No leaks through notifications: for two matches that differ only in what seat S cannot see
+(``tests.api.test_no_leak_api.twin_of``), what S's player reads of their notifications about
+each — over REST, bodies compared byte for byte — is the same. Matches are played with
+takeovers (a bot deciding for a seat whose deadline passed), whose notifications show the
+decision through the redaction path."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from accounts.services import guest_create
+from games import services
+from games.engine import registry
+from games.engine.bots import random_action
+from games.models import Match, Seat
+from notifications.models import Kind, Notification
+from tests.api.test_no_leak_api import twin_of
+
+from .test_inbox_api import client_of
+
+pytestmark = pytest.mark.django_db
+
+
+def played(rules, steps: int, rng: random.Random) -> tuple[Match, list]:
+    lo, _ = rules.seat_range({})
+    users = [guest_create()[0] for _ in range(lo)]
+    match = services.match_create(user=users[0], game=rules.game_id, seats=lo)
+    for user in users[1:]:
+        services.match_join(match_id=match.pk, user=user)
+    for _ in range(steps):
+        match.refresh_from_db()
+        if match.status != "active":
+            break
+        state = rules.from_json(match.state)
+        seat = rng.choice(rules.to_act(state))
+        if rng.random() < 0.4:  # the deadline passes: a bot decides for the seat
+            Seat.objects.filter(match=match, position=seat).update(deadline="2000-01-01T00:00:00Z")
+            services.deadline_expire(match_id=match.pk)
+            continue
+        action = random_action(rules.legal_actions(state, seat), rng)
+        services.action_submit(match_id=match.pk, user=users[seat], action=action)
+    match.refresh_from_db()
+    return match, users
+
+
+def copy_notifications(match: Match, twin: Match, user) -> None:
+    for row in Notification.objects.filter(match=match, user=user).order_by("id"):
+        row.pk, row.match = None, twin
+        row.key = "twin:" + row.key
+        row.save(force_insert=True)
+
+
+def inbox_about(client, match: Match) -> list[str]:
+    body = client.get("/api/me/notifications/?limit=200").json()
+    out = []
+    for item in body["results"]:
+        if item["match"] != str(match.pk):
+            continue
+        item = {k: v for k, v in item.items() if k not in ("id", "created_at")}
+        out.append(json.dumps(item, sort_keys=True).replace(str(match.pk), "MATCH"))
+    return out
+
+
+@pytest.mark.parametrize("rules", registry.all_rules(), ids=lambda r: r.game_id)
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(steps=st.integers(0, 30), pick=st.randoms(use_true_random=False))
+def test_what_a_player_reads_of_a_notification_does_not_depend_on_what_their_seat_cannot_see(
+    rules, steps, pick
+):
+    match, users = played(rules, steps, random.Random(pick.random()))
+    for seat in range(match.seat_count):
+        user = users[seat]
+        twin = twin_of(match, seat, random.Random(pick.random()))
+        copy_notifications(match, twin, user)
+        client = client_of(user)
+        mine = inbox_about(client, match)
+        assert mine, "every player has at least match_started"
+        assert inbox_about(client, twin) == mine
+
+
+def test_the_property_sees_takeovers():
+    """The property above is not vacuous: a played match has takeover notifications with
+    events, and a seat's private part of them differs between the twins' raw rows."""
+    rules = registry.get("fibber")
+    match, _users = played(rules, 30, random.Random(7))
+    taken = Notification.objects.filter(match=match, kind=Kind.TAKEOVER)
+    assert taken.exists()
+    body = client_of(taken[0].user).get("/api/me/notifications/?limit=200").json()
+    assert any(n["kind"] == "takeover" and n["events"] for n in body["results"])
