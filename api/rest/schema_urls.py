@@ -15,4 +15,5 @@ urlpatterns = [
     path("api/", include("api.rest.match_urls")),
     path("api/", include("api.rest.stats_urls")),
     path("api/", include("api.rest.tournament_urls")),
+    path("api/", include("api.rest.queue_urls")),
 ]

@@ -264,17 +264,21 @@ def match_create_seated(
     visibility: str,
     time_control: str,
     decision_seconds: int | None,
+    bots: list[str] | None = None,
 ) -> Match:
-    """A match with ``users`` in seats 0..n-1, in that order, started at once (a round of an
-    event, docs/tournaments.md). The host manages it whether seated or not. The caller holds the
-    transaction."""
+    """A match with ``users`` in seats 0..n-1, in that order, then ``bots`` (their levels) in
+    the next seats, started at once (a round of an event, docs/tournaments.md; a table of the
+    quick-play queue, docs/matchmaking.md). The host manages it whether seated or not. The
+    caller holds the transaction."""
+    bots = list(bots or [])
+    _check_bot_levels(game, bots)
     _rules, normalized, seconds = _check_seated(
-        game, len(users), options, time_control, decision_seconds
+        game, len(users) + len(bots), options, time_control, decision_seconds
     )
     match = Match.objects.create(
         game=game,
         options=normalized,
-        seat_count=len(users),
+        seat_count=len(users) + len(bots),
         visibility=visibility,
         time_control=time_control,
         decision_seconds=seconds,
@@ -284,6 +288,7 @@ def match_create_seated(
     )
     Seat.objects.bulk_create(
         [Seat(match=match, position=p, user=user) for p, user in enumerate(users)]
+        + [Seat(match=match, position=len(users) + k, bot_level=b) for k, b in enumerate(bots)]
     )
     _start(match)
     match.save()

@@ -1,0 +1,55 @@
+"""The requests of the quick-play queue (docs/matchmaking.md): a ticket, a block."""
+
+from __future__ import annotations
+
+from games.engine import registry
+from matchmaking.services import BOTS_AFTER_MAX
+
+from .fields import StrictChoiceField, StrictInput, StrictIntegerField
+from .matches import ALL_BOT_LEVELS
+from .queries import MAX_SEATS
+
+
+class TicketCreateIn(StrictInput):
+    """Queue for a table."""
+
+    game = StrictChoiceField(registry.game_ids(), component="Game", help_text="The game.")
+    seats_min = StrictIntegerField(
+        min_value=2, max_value=MAX_SEATS, help_text="The fewest seats you accept at the table."
+    )
+    seats_max = StrictIntegerField(
+        min_value=2,
+        max_value=MAX_SEATS,
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="The most seats you accept (absent or null: `seats_min`, an exact count).",
+    )
+    time_control = StrictChoiceField(
+        ["live", "async"],
+        component="QueueTimeControl",
+        default="live",
+        help_text="`live` (75 s per decision) or `async` (24 h).",
+    )
+    bots_after = StrictIntegerField(
+        min_value=0,
+        max_value=BOTS_AFTER_MAX,
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="Bots may fill the free seats once you have waited this many seconds "
+        "(absent or null: never, humans only).",
+    )
+    bot_level = StrictChoiceField(
+        ALL_BOT_LEVELS,
+        component="BotLevel",
+        required=False,
+        default="",
+        help_text="The level of those bots (default `basic`). A level the game does not have: 422.",
+    )
+
+
+class BlockIn(StrictInput):
+    """Block a player."""
+
+    player = StrictIntegerField(min_value=1, help_text="The id of the player to block.")

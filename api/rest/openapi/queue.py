@@ -1,0 +1,62 @@
+"""Response shapes of the quick-play queue and of blocks (docs/matchmaking.md)."""
+
+from __future__ import annotations
+
+from matchmaking.models import Ticket
+
+from .builders import DATETIME, UUID, Schema, arr, define, enum, integer, nullable, obj
+from .games.common import GAME
+
+
+def number(lo: float, description: str) -> Schema:
+    return {"type": "number", "minimum": lo, "description": description}
+
+
+TICKET_STATUS = enum(
+    "TicketStatus",
+    Ticket.Status.values,
+    "`waiting` in the queue; `matched`: seated at `match`; `cancelled`; `expired` (unmatched "
+    "for 15 minutes live, 24 hours async).",
+)
+TICKET = define(
+    "TicketOut",
+    obj(
+        {
+            "id": integer(1, None, "The ticket id."),
+            "game": GAME,
+            "status": TICKET_STATUS,
+            "seats_min": integer(2),
+            "seats_max": integer(2),
+            "time_control": enum("QueueTimeControl", ["live", "async"]),
+            "bots_after": nullable(integer(0)),
+            "bot_level": nullable({"type": "string", "description": "The bots' level."}),
+            "position": nullable(
+                integer(1, None, "While waiting: 1 + the tickets of the pool queued earlier.")
+            ),
+            "waited": number(0, "Seconds waited (until matched, cancelled or expired)."),
+            "estimate": nullable(
+                number(0, "While waiting: the median wait of the pool's last tables (seconds).")
+            ),
+            "match": nullable(UUID),
+            "created_at": DATETIME,
+            "expires_at": DATETIME,
+        },
+        description="A ticket of the quick-play queue.",
+    ),
+)
+TICKET_LIST = define(
+    "TicketListOut",
+    obj(
+        {"tickets": arr(TICKET)},
+        description="Your waiting ticket and those that ended in the last 10 minutes, newest "
+        "first.",
+    ),
+)
+BLOCK_LIST = define(
+    "BlockListOut",
+    obj(
+        {"players": arr(integer(1, None, "A player's id."))},
+        description="The players you block, by id.",
+    ),
+)
+__all__ = ["BLOCK_LIST", "TICKET_LIST"]

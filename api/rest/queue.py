@@ -1,0 +1,155 @@
+"""The quick-play queue and blocks (docs/matchmaking.md): thin views over
+``matchmaking.services`` and ``matchmaking.reads``."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api.play.fields import validate
+from api.play.queue import BlockIn, TicketCreateIn
+from fibserver.errors import NotFound
+from matchmaking import reads, services
+
+from .base import MatchBase
+from .openapi import queue as _components  # noqa: F401  (defines the components)
+from .openapi import responses as r
+from .openapi.extensions import component
+
+TICKET_ID = OpenApiParameter(
+    "ticket_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="One of your tickets."
+)
+PLAYER_ID = OpenApiParameter(
+    "player_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="A player you block."
+)
+
+
+def _id(name: str, value: str) -> int:
+    """A path id: a positive whole number (anything else names nothing: 404)."""
+    if not (value.isascii() and value.isdigit() and len(value) <= 18 and int(value) > 0):
+        raise NotFound("No such ticket." if name == "ticket_id" else "No such player.")
+    return int(value)
+
+
+class QueueView(MatchBase):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="queue_list",
+        summary="Your tickets in the quick-play queue: place in line, time waited, estimate",
+        responses=r.answers({200: component("TicketListOut")}, 401),
+    )
+    def get(self, request: Request) -> Response:
+        return Response(
+            {"tickets": [reads.render_ticket(t) for t in reads.my_tickets(request.user)]}
+        )
+
+    @extend_schema(
+        operation_id="queue_create",
+        summary="Queue for a table (quick play)",
+        description="The matcher seats you with compatible players (same game and time "
+        "control, a seat count all accept, ratings within a window that widens as you wait, "
+        "nobody either of you blocks); the ticket then shows the started `match`.",
+        request=TicketCreateIn,
+        responses=r.answers(
+            {201: component("TicketOut")},
+            400,
+            401,
+            409,
+            413,
+            415,
+            422,
+            e409="You are already waiting in the queue.",
+            e422="Seat counts or a bot level the game does not have.",
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = validate(TicketCreateIn, request.data)
+        if data["seats_max"] is None:
+            data["seats_max"] = data["seats_min"]
+        ticket = services.ticket_create(user=request.user, **data)
+        return Response(reads.render_ticket(ticket), status=status.HTTP_201_CREATED)
+
+
+class TicketView(MatchBase):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="queue_read",
+        summary="One of your tickets",
+        parameters=[TICKET_ID],
+        responses=r.answers({200: component("TicketOut")}, 401, 404),
+    )
+    def get(self, request: Request, ticket_id: str) -> Response:
+        ticket = reads.read_ticket(request.user, _id("ticket_id", ticket_id))
+        if ticket is None:
+            raise NotFound("No such ticket.")
+        return Response(reads.render_ticket(ticket))
+
+    @extend_schema(
+        operation_id="queue_cancel",
+        summary="Leave the queue (at once)",
+        parameters=[TICKET_ID],
+        responses=r.answers(
+            {200: component("TicketOut")},
+            401,
+            404,
+            409,
+            e409="The ticket is no longer waiting (matched, cancelled or expired).",
+        ),
+    )
+    def delete(self, request: Request, ticket_id: str) -> Response:
+        ticket = services.ticket_cancel(user=request.user, ticket_id=_id("ticket_id", ticket_id))
+        return Response(reads.render_ticket(ticket))
+
+
+class BlockListView(MatchBase):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="blocks_list",
+        summary="The players you block",
+        responses=r.answers({200: component("BlockListOut")}, 401),
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"players": reads.blocked_players(request.user)})
+
+    @extend_schema(
+        operation_id="blocks_create",
+        summary="Block a player: never seated with you by the queue",
+        request=BlockIn,
+        responses=r.answers(
+            {201: component("BlockListOut")},
+            400,
+            401,
+            404,
+            413,
+            415,
+            422,
+            e422="You cannot block yourself.",
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = validate(BlockIn, request.data)
+        services.block_create(user=request.user, player_id=data["player"])
+        return Response(
+            {"players": reads.blocked_players(request.user)}, status=status.HTTP_201_CREATED
+        )
+
+
+class BlockView(MatchBase):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="blocks_delete",
+        summary="Unblock a player",
+        parameters=[PLAYER_ID],
+        responses=r.answers({200: component("BlockListOut")}, 401, 404),
+    )
+    def delete(self, request: Request, player_id: str) -> Response:
+        services.block_delete(user=request.user, player_id=_id("player_id", player_id))
+        return Response({"players": reads.blocked_players(request.user)})

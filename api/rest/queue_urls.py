@@ -1,0 +1,12 @@
+"""Quick-play queue and block routes (docs/matchmaking.md)."""
+
+from django.urls import path
+
+from . import queue as v
+
+urlpatterns = [
+    path("queue/", v.QueueView.as_view(), name="queue"),
+    path("queue/<str:ticket_id>/", v.TicketView.as_view(), name="queue-ticket"),
+    path("blocks/", v.BlockListView.as_view(), name="blocks"),
+    path("blocks/<str:player_id>/", v.BlockView.as_view(), name="block"),
+]

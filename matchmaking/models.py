@@ -1,0 +1,79 @@
+"""Waiting tickets of the quick-play queue, and blocks between players.
+
+Nothing here changes a ticket: :mod:`matchmaking.services` is the only writer."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Ticket(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting"
+        MATCHED = "matched"
+        CANCELLED = "cancelled"
+        EXPIRED = "expired"
+
+    #: The player's own row: deleted with the account.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=32)
+    time_control = models.CharField(max_length=10)
+    seats_min = models.PositiveSmallIntegerField()
+    seats_max = models.PositiveSmallIntegerField()
+    #: Bots of ``bot_level`` may fill the free seats after this many seconds (null: never).
+    bots_after = models.PositiveIntegerField(null=True, blank=True)
+    bot_level = models.CharField(max_length=16, blank=True)
+    #: The player's rating in the game when queueing (the matcher's windows are around it).
+    rating = models.FloatField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # One waiting ticket per player: nobody can be seated twice from the queue.
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(status="waiting"), name="ticket_one_waiting"
+            ),
+            models.CheckConstraint(
+                condition=Q(seats_min__lte=models.F("seats_max")), name="ticket_seat_range"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["game", "time_control", "created_at"],
+                name="ticket_waiting_pool",
+                condition=Q(status="waiting"),
+            ),
+            models.Index(fields=["user", "-created_at"], name="ticket_user_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"ticket {self.pk} {self.game} ({self.status})"
+
+
+class Block(models.Model):
+    """``blocker`` is never seated with ``blocked`` (either way round)."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_unique_pair"),
+        ]
+        indexes = [models.Index(fields=["blocked"], name="block_blocked")]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

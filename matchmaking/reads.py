@@ -1,0 +1,87 @@
+"""What a player sees of their tickets: status, place in the line, waiting time, an estimate."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from statistics import median
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+
+from .models import Block, Ticket
+
+#: Tickets ended this recently are still listed (so a client sees its table).
+RECENT = timedelta(minutes=10)
+#: The estimate is the median wait of the tables formed in the pool this recently.
+ESTIMATE_WINDOW = timedelta(hours=1)
+
+
+def my_tickets(user: User, now: datetime | None = None) -> QuerySet[Ticket]:
+    now = now or timezone.now()
+    return Ticket.objects.filter(
+        Q(created_at__gte=now - RECENT) | Q(status=Ticket.Status.WAITING), user=user
+    ).order_by("-created_at", "-id")
+
+
+def read_ticket(user: User, ticket_id: int) -> Ticket | None:
+    return Ticket.objects.filter(pk=ticket_id, user=user).first()
+
+
+def _estimate(ticket: Ticket, now: datetime) -> float | None:
+    waits = [
+        (ended - created).total_seconds()
+        for created, ended in Ticket.objects.filter(
+            game=ticket.game,
+            time_control=ticket.time_control,
+            status=Ticket.Status.MATCHED,
+            ended_at__gte=now - ESTIMATE_WINDOW,
+        )
+        .order_by("-ended_at")
+        .values_list("created_at", "ended_at")[:50]
+        if ended is not None
+    ]
+    return round(median(waits), 1) if waits else None
+
+
+def render_ticket(ticket: Ticket, now: datetime | None = None) -> dict[str, Any]:
+    now = now or timezone.now()
+    waiting = ticket.status == Ticket.Status.WAITING
+    end = now if waiting else (ticket.ended_at or now)
+    position = None
+    if waiting:
+        position = (
+            Ticket.objects.filter(
+                game=ticket.game,
+                time_control=ticket.time_control,
+                status=Ticket.Status.WAITING,
+                created_at__lt=ticket.created_at,
+            ).count()
+            + 1
+        )
+    return {
+        "id": ticket.pk,
+        "game": ticket.game,
+        "status": ticket.status,
+        "seats_min": ticket.seats_min,
+        "seats_max": ticket.seats_max,
+        "time_control": ticket.time_control,
+        "bots_after": ticket.bots_after,
+        "bot_level": ticket.bot_level or None,
+        "position": position,
+        "waited": round(max(0.0, (end - ticket.created_at).total_seconds()), 1),
+        "estimate": _estimate(ticket, now) if waiting else None,
+        "match": str(ticket.match_id) if ticket.match_id else None,
+        "created_at": ticket.created_at.isoformat(),
+        "expires_at": ticket.expires_at.isoformat(),
+    }
+
+
+def blocked_players(user: User) -> list[int]:
+    return list(
+        Block.objects.filter(blocker=user)
+        .order_by("blocked_id")
+        .values_list("blocked_id", flat=True)
+    )
