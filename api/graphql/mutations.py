@@ -17,6 +17,7 @@ from fibserver.errors import Invalid
 from games import services
 
 from . import inputs
+from . import queue_types as qt
 from . import tournament_types as ev
 from .args import MatchID, SeatArg, view_of
 from .context import context_of, require_user, throttle
@@ -228,6 +229,19 @@ class Mutation:
     )
     switch_event_to_short_format: ev.TournamentType | None = strawberry.mutation(
         resolver=_short_format, deprecation_reason="Use `switchTournamentToShortFormat`."
+    )
+    queue: qt.Ticket = strawberry.mutation(
+        resolver=qt.queue, description="Queue for a table (quick play; REST `POST /api/queue/`)."
+    )
+    cancel_ticket: qt.Ticket = strawberry.mutation(
+        resolver=qt.cancel_ticket, description="Leave the queue at once."
+    )
+    block_player: list[int] = strawberry.mutation(
+        resolver=qt.block_player,
+        description="Block a player (never seated with you); answers the players you block.",
+    )
+    unblock_player: list[int] = strawberry.mutation(
+        resolver=qt.unblock_player, description="Unblock a player; answers the players you block."
     )
 
     @strawberry.mutation(description="The host starts with the places filled so far.")

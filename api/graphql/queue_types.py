@@ -1,0 +1,126 @@
+"""The quick-play queue and blocks in GraphQL (docs/matchmaking.md): types over the readers'
+dicts, inputs checked by the one declaration both faces use (:mod:`api.play.queue`), the same
+services as REST."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+import strawberry
+from strawberry.types import Info
+
+from api.play.fields import validate
+from api.play.queue import BlockIn, TicketCreateIn
+from fibserver.errors import NotFound
+from matchmaking import reads, services
+
+from .context import require_user
+from .types import Game, _value
+
+
+@strawberry.enum(description="`waiting`, `matched` (seated at `match`), `cancelled`, `expired`.")
+class TicketStatus(Enum):
+    WAITING = _value("waiting")
+    MATCHED = _value("matched")
+    CANCELLED = _value("cancelled")
+    EXPIRED = _value("expired")
+
+
+@strawberry.enum(description="The time control of a queue table.")
+class QueueTimeControl(Enum):
+    LIVE = _value("live")
+    ASYNC = _value("async")
+
+
+@strawberry.type(description="A ticket of the quick-play queue (REST `TicketOut`).")
+class Ticket:
+    id: int
+    game: Game
+    status: TicketStatus
+    seats_min: int
+    seats_max: int
+    time_control: QueueTimeControl
+    bots_after: int | None
+    bot_level: str | None
+    position: int | None = strawberry.field(
+        description="While waiting: 1 + the tickets of the pool queued earlier."
+    )
+    waited: float = strawberry.field(description="Seconds waited.")
+    estimate: float | None = strawberry.field(
+        description="While waiting: the median wait of the pool's last tables (seconds)."
+    )
+    match: strawberry.ID | None
+    created_at: str
+    expires_at: str
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> Ticket:
+        return cls(
+            **{
+                **d,
+                "game": Game(d["game"]),
+                "status": TicketStatus(d["status"]),
+                "time_control": QueueTimeControl(d["time_control"]),
+            }
+        )
+
+
+@strawberry.input(description="Queue for a table (REST `POST /api/queue/`).")
+class QueueInput:
+    game: Game
+    seats_min: int
+    seats_max: int | None = None
+    time_control: QueueTimeControl | None = None
+    bots_after: int | None = None
+    bot_level: str | None = None
+
+    def validated(self) -> dict[str, Any]:
+        data = {
+            "game": self.game.value,
+            "seats_min": self.seats_min,
+            "seats_max": self.seats_max,
+            "time_control": self.time_control.value if self.time_control else None,
+            "bots_after": self.bots_after,
+            "bot_level": self.bot_level,
+        }
+        checked = validate(TicketCreateIn, {k: v for k, v in data.items() if v is not None})
+        if checked["seats_max"] is None:
+            checked["seats_max"] = checked["seats_min"]
+        return checked
+
+
+def my_tickets(info: Info) -> list[Ticket]:
+    user = require_user(info)
+    return [Ticket.of(reads.render_ticket(t)) for t in reads.my_tickets(user)]
+
+
+def blocked_players(info: Info) -> list[int]:
+    return reads.blocked_players(require_user(info))
+
+
+def queue(info: Info, input: QueueInput) -> Ticket:
+    user = require_user(info)
+    return Ticket.of(reads.render_ticket(services.ticket_create(user=user, **input.validated())))
+
+
+def cancel_ticket(info: Info, id: int) -> Ticket:
+    user = require_user(info)
+    if id < 1:
+        raise NotFound("No such ticket.")
+    return Ticket.of(reads.render_ticket(services.ticket_cancel(user=user, ticket_id=id)))
+
+
+def block_player(info: Info, player: int) -> list[int]:
+    user = require_user(info)
+    data = validate(BlockIn, {"player": player})
+    services.block_create(user=user, player_id=data["player"])
+    return reads.blocked_players(user)
+
+
+def unblock_player(info: Info, player: int) -> list[int]:
+    user = require_user(info)
+    if player < 1:
+        raise NotFound("You do not block this player.")
+    services.block_delete(user=user, player_id=player)
+    return reads.blocked_players(user)
