@@ -77,3 +77,30 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class Rematch(models.Model):
+    """The offer of a rematch of a finished match: the same seats (bots at their levels) and
+    options, started when every human of the table has accepted."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        STARTED = "started"
+        DECLINED = "declined"
+        EXPIRED = "expired"
+
+    source = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="+")
+    #: The ids of the players who accepted so far (the offerer first).
+    accepted = models.JSONField(default=list)
+    declined_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"rematch of {self.source_id} ({self.status})"

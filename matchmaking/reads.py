@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from .models import Block, Ticket
+from .models import Block, Rematch, Ticket
 
 #: Tickets ended this recently are still listed (so a client sees its table).
 RECENT = timedelta(minutes=10)
@@ -85,3 +85,26 @@ def blocked_players(user: User) -> list[int]:
         .order_by("blocked_id")
         .values_list("blocked_id", flat=True)
     )
+
+
+def render_rematch(offer: Rematch | None, humans: list[int]) -> dict[str, Any]:
+    """An offer as its players see it: who accepted, whom it waits for, the new match."""
+    if offer is None:
+        return {
+            "status": "none",
+            "accepted": [],
+            "waiting_for": humans,
+            "match": None,
+            "declined_by": None,
+            "expires_at": None,
+        }
+    return {
+        "status": offer.status,
+        "accepted": list(offer.accepted),
+        "waiting_for": []
+        if offer.status != Rematch.Status.OPEN
+        else [h for h in humans if h not in offer.accepted],
+        "match": str(offer.match_id) if offer.match_id else None,
+        "declined_by": offer.declined_by_id,
+        "expires_at": offer.expires_at.isoformat(),
+    }

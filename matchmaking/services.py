@@ -24,10 +24,11 @@ from games.engine.core import EngineError
 from games.engine.core import InvalidOptions as EngineInvalidOptions
 from games.models import Career, Match
 from games.rating import START
-from games.services.lobby import match_create_seated
+from games.services.common import locked, require_seat, seats_of
+from games.services.lobby import match_create_again, match_create_seated
 
 from . import matcher
-from .models import Block, Ticket
+from .models import Block, Rematch, Ticket
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,8 @@ log = logging.getLogger(__name__)
 TIME_CONTROLS = (Match.TimeControl.LIVE, Match.TimeControl.ASYNC)
 #: A ticket still waiting after this long expires.
 TICKET_SECONDS = {"live": 15 * 60, "async": 24 * 3600}
+#: A rematch offer nobody answered expires after this long.
+REMATCH_SECONDS = {"live": 10 * 60, "async": 7 * 24 * 3600, "solo": 10 * 60}
 #: The longest a player may ask to wait before bots fill the table.
 BOTS_AFTER_MAX = 600
 
@@ -197,3 +200,71 @@ def queue_match(*, now: datetime | None = None) -> list[Any]:
         if match is not None:
             started.append(match.pk)
     return started
+
+
+def _rematch_table(user: User, match_id: Any) -> tuple[Match, list[int]]:
+    """The finished match (its row locked) and the ids of its human players, for a player of
+    it."""
+    match = locked(match_id)
+    seats = seats_of(match)
+    require_seat(match, seats, user, "Only a player of the match can ask for a rematch.")
+    if match.status != Match.Status.FINISHED:
+        raise Conflict("A rematch is offered once the match has finished.", status=match.status)
+    return match, sorted({s.user_id for s in seats if s.user_id is not None})
+
+
+def _current(match: Match, now: datetime) -> Rematch | None:
+    offer = Rematch.objects.filter(source=match).first()
+    if offer is not None and offer.status == Rematch.Status.OPEN and offer.expires_at <= now:
+        offer.status = Rematch.Status.EXPIRED
+        offer.save(update_fields=["status"])
+    return offer
+
+
+@transaction.atomic
+def rematch_accept(*, user: User, match_id: Any) -> Rematch:
+    """Offer a rematch of a finished match, or accept the offer; the new match starts when
+    every human of the table has accepted. An offer declined or expired is over (409)."""
+    match, humans = _rematch_table(user, match_id)
+    now = timezone.now()
+    offer = _current(match, now)
+    if offer is None:
+        offer = Rematch.objects.create(
+            source=match,
+            accepted=[],
+            created_at=now,
+            expires_at=now + timedelta(seconds=REMATCH_SECONDS[match.time_control]),
+        )
+    if offer.status != Rematch.Status.OPEN:
+        raise Conflict(f"This rematch offer is {offer.status}.", status=offer.status)
+    if user.pk in offer.accepted:
+        raise Conflict("You have accepted this rematch already.")
+    offer.accepted = [*offer.accepted, user.pk]
+    if set(offer.accepted) >= set(humans):
+        host = User.objects.get(pk=offer.accepted[0])
+        offer.match = match_create_again(source=match, host=host)
+        offer.status = Rematch.Status.STARTED
+    offer.save()
+    return offer
+
+
+@transaction.atomic
+def rematch_decline(*, user: User, match_id: Any) -> Rematch:
+    """Decline (or withdraw) a rematch: the offer is over for everyone."""
+    match, _humans = _rematch_table(user, match_id)
+    offer = _current(match, timezone.now())
+    if offer is None:
+        raise NotFound("Nobody has offered a rematch of this match.")
+    if offer.status != Rematch.Status.OPEN:
+        raise Conflict(f"This rematch offer is {offer.status}.", status=offer.status)
+    offer.status = Rematch.Status.DECLINED
+    offer.declined_by = user
+    offer.save(update_fields=["status", "declined_by"])
+    return offer
+
+
+@transaction.atomic
+def rematch_read(*, user: User, match_id: Any) -> tuple[Rematch | None, list[int]]:
+    """The offer (none yet: None) and the table's human players, for a player of the match."""
+    match, humans = _rematch_table(user, match_id)
+    return _current(match, timezone.now()), humans

@@ -153,3 +153,69 @@ class BlockView(MatchBase):
     def delete(self, request: Request, player_id: str) -> Response:
         services.block_delete(user=request.user, player_id=_id("player_id", player_id))
         return Response({"players": reads.blocked_players(request.user)})
+
+
+class RematchView(MatchBase):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="matches_rematch_read",
+        summary="The rematch of a finished match: who accepted, whom it waits for",
+        parameters=[r.MATCH_ID],
+        responses=r.answers(
+            {200: component("RematchOut")},
+            401,
+            403,
+            404,
+            409,
+            e403="You did not play in this match.",
+            e409="The match has not finished.",
+        ),
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        offer, humans = services.rematch_read(user=request.user, match_id=match_id)
+        return Response(reads.render_rematch(offer, humans))
+
+    @extend_schema(
+        operation_id="matches_rematch_accept",
+        summary="Offer a rematch, or accept the offer (starts when every human has accepted)",
+        description="The same seats (bots at their levels) and options. Live offers expire "
+        "after 10 minutes, async ones after 7 days.",
+        parameters=[r.MATCH_ID],
+        request=None,
+        responses=r.answers(
+            {200: component("RematchOut")},
+            401,
+            403,
+            404,
+            409,
+            413,
+            415,
+            e403="You did not play in this match.",
+            e409="The match has not finished, you accepted already, or the offer is over.",
+        ),
+    )
+    def post(self, request: Request, match_id: str) -> Response:
+        services.rematch_accept(user=request.user, match_id=match_id)
+        offer, humans = services.rematch_read(user=request.user, match_id=match_id)
+        return Response(reads.render_rematch(offer, humans))
+
+    @extend_schema(
+        operation_id="matches_rematch_decline",
+        summary="Decline (or withdraw) the rematch: the offer is over for everyone",
+        parameters=[r.MATCH_ID],
+        responses=r.answers(
+            {200: component("RematchOut")},
+            401,
+            403,
+            404,
+            409,
+            e403="You did not play in this match.",
+            e404="No such match, or nobody offered a rematch.",
+            e409="The match has not finished, or the offer is over.",
+        ),
+    )
+    def delete(self, request: Request, match_id: str) -> Response:
+        services.rematch_decline(user=request.user, match_id=match_id)
+        offer, humans = services.rematch_read(user=request.user, match_id=match_id)
+        return Response(reads.render_rematch(offer, humans))

@@ -1,4 +1,4 @@
-"""Quick-play queue and block routes (docs/matchmaking.md)."""
+"""Quick-play queue, block and rematch routes (docs/matchmaking.md)."""
 
 from django.urls import path
 
@@ -9,4 +9,5 @@ urlpatterns = [
     path("queue/<str:ticket_id>/", v.TicketView.as_view(), name="queue-ticket"),
     path("blocks/", v.BlockListView.as_view(), name="blocks"),
     path("blocks/<str:player_id>/", v.BlockView.as_view(), name="block"),
+    path("matches/<str:match_id>/rematch/", v.RematchView.as_view(), name="match-rematch"),
 ]

@@ -317,3 +317,27 @@ def _check_seated(
     except ValueError as error:
         raise InvalidOptions(str(error), field="time_control") from None
     return rules, normalized, seconds
+
+
+def match_create_again(*, source: Match, host: User) -> Match:
+    """A new match with ``source``'s options, time control and visibility, every seat held by
+    the same player or a bot of the same level (a rematch, docs/matchmaking.md), started at
+    once. The caller holds the transaction."""
+    seats = seats_of(source)
+    match = Match.objects.create(
+        game=source.game,
+        options=dict(source.options),
+        seat_count=source.seat_count,
+        visibility=source.visibility,
+        time_control=source.time_control,
+        decision_seconds=source.decision_seconds,
+        created_by=host,
+        seed="",
+        seed_commitment="",
+    )
+    Seat.objects.bulk_create(
+        [Seat(match=match, position=s.position, user=s.user, bot_level=s.bot_level) for s in seats]
+    )
+    _start(match)
+    match.save()
+    return match

@@ -59,4 +59,27 @@ BLOCK_LIST = define(
         description="The players you block, by id.",
     ),
 )
-__all__ = ["BLOCK_LIST", "TICKET_LIST"]
+
+PLAYER_IDS = arr(integer(1, None, "A player's id."))
+REMATCH = define(
+    "RematchOut",
+    obj(
+        {
+            "status": enum(
+                "RematchStatus",
+                ["none", "open", "started", "declined", "expired"],
+                "`none`: nobody offered one yet; `open`: waiting for `waiting_for`; "
+                "`started`: the new `match` is running; `declined` or `expired`: over.",
+            ),
+            "accepted": PLAYER_IDS,
+            "waiting_for": PLAYER_IDS,
+            "match": nullable(UUID),
+            "declined_by": nullable(integer(1, None, "Who declined.")),
+            "expires_at": nullable(DATETIME),
+        },
+        description="The rematch of a finished match: the same seats (bots at their levels) "
+        "and options, started when every human of the table has accepted.",
+    ),
+)
+
+__all__ = ["BLOCK_LIST", "REMATCH", "TICKET_LIST"]
