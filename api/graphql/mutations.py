@@ -243,6 +243,14 @@ class Mutation:
     unblock_player: list[int] = strawberry.mutation(
         resolver=qt.unblock_player, description="Unblock a player; answers the players you block."
     )
+    accept_rematch: qt.Rematch = strawberry.mutation(
+        resolver=qt.accept_rematch,
+        description="Offer a rematch of a finished match, or accept the offer: the same seats "
+        "and options, started when every human has accepted.",
+    )
+    decline_rematch: qt.Rematch = strawberry.mutation(
+        resolver=qt.decline_rematch, description="Decline the rematch: it is over for everyone."
+    )
 
     @strawberry.mutation(description="The host starts with the places filled so far.")
     def start_match(self, info: Info, match_id: MatchID) -> MatchView | None:

@@ -205,6 +205,10 @@ class Query:
     blocked_players: list[int] = strawberry.field(
         resolver=qt.blocked_players, description="The ids of the players you block."
     )
+    rematch: qt.Rematch = strawberry.field(
+        resolver=qt.rematch,
+        description="The rematch of a finished match you played (REST `…/rematch/`).",
+    )
 
     @strawberry.field(description="The complete record once the match has finished.")
     def replay(self, info: Info, match_id: MatchID) -> Replay | None:

@@ -1,6 +1,6 @@
-"""The quick-play queue and blocks in GraphQL (docs/matchmaking.md): types over the readers'
-dicts, inputs checked by the one declaration both faces use (:mod:`api.play.queue`), the same
-services as REST."""
+"""The quick-play queue, blocks and rematches in GraphQL (docs/matchmaking.md): types over the
+readers' dicts, inputs checked by the one declaration both faces use (:mod:`api.play.queue`),
+the same services as REST."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from api.play.queue import BlockIn, TicketCreateIn
 from fibserver.errors import NotFound
 from matchmaking import reads, services
 
+from .args import MatchID
 from .context import require_user
 from .types import Game, _value
 
@@ -124,3 +125,49 @@ def unblock_player(info: Info, player: int) -> list[int]:
         raise NotFound("You do not block this player.")
     services.block_delete(user=user, player_id=player)
     return reads.blocked_players(user)
+
+
+@strawberry.enum(
+    description="`none` (nobody offered one), `open`, `started`, `declined`, `expired`."
+)
+class RematchStatus(Enum):
+    NONE = _value("none")
+    OPEN = _value("open")
+    STARTED = _value("started")
+    DECLINED = _value("declined")
+    EXPIRED = _value("expired")
+
+
+@strawberry.type(description="The rematch of a finished match (REST `RematchOut`).")
+class Rematch:
+    status: RematchStatus
+    accepted: list[int]
+    waiting_for: list[int]
+    match: strawberry.ID | None
+    declined_by: int | None
+    expires_at: str | None
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> Rematch:
+        return cls(**{**d, "status": RematchStatus(d["status"])})
+
+
+def _rematch_answer(user: Any, match_id: MatchID) -> Rematch:
+    offer, humans = services.rematch_read(user=user, match_id=match_id)
+    return Rematch.of(reads.render_rematch(offer, humans))
+
+
+def rematch(info: Info, match_id: MatchID) -> Rematch:
+    return _rematch_answer(require_user(info), match_id)
+
+
+def accept_rematch(info: Info, match_id: MatchID) -> Rematch:
+    user = require_user(info)
+    services.rematch_accept(user=user, match_id=match_id)
+    return _rematch_answer(user, match_id)
+
+
+def decline_rematch(info: Info, match_id: MatchID) -> Rematch:
+    user = require_user(info)
+    services.rematch_decline(user=user, match_id=match_id)
+    return _rematch_answer(user, match_id)

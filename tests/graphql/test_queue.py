@@ -75,3 +75,28 @@ def test_blocks_through_graphql():
     assert a.error(BLOCK, p=a.user.pk)["extensions"]["code"] in ("invalid_options", "refused")
     assert a.data(UNBLOCK, p=b.user.pk)["unblockPlayer"] == []
     assert a.error(UNBLOCK, p=b.user.pk)["extensions"]["code"] == "not_found"
+
+
+REMATCH = "query R($id: ID!) { rematch(matchId: $id) { status accepted waitingFor match } }"
+ACCEPT = "mutation A($id: ID!) { acceptRematch(matchId: $id) { status accepted waitingFor match } }"
+DECLINE = "mutation D($id: ID!) { declineRematch(matchId: $id) { status } }"
+
+
+def test_rematch_through_graphql():
+    from tests.services.finished import finished_match
+
+    a, b = GqlPlayer("A"), GqlPlayer("B")
+    match = finished_match("fibbers_dice", [a.user, b.user], [1, 2])
+    assert a.data(REMATCH, id=str(match.pk))["rematch"]["status"] == "none"
+    offered = a.data(ACCEPT, id=str(match.pk))["acceptRematch"]
+    assert offered == {
+        "status": "open",
+        "accepted": [a.user.pk],
+        "waitingFor": [b.user.pk],
+        "match": None,
+    }
+    assert a.error(ACCEPT, id=str(match.pk))["extensions"]["code"] == "conflict"
+    assert GqlPlayer("S").error(ACCEPT, id=str(match.pk))["extensions"]["code"] == "forbidden"
+    started = b.data(ACCEPT, id=str(match.pk))["acceptRematch"]
+    assert started["status"] == "started" and started["match"]
+    assert b.error(DECLINE, id=str(match.pk))["extensions"]["code"] == "conflict"

@@ -69,7 +69,7 @@ def test_a_declined_or_expired_offer_is_over():
 
 
 def test_misuse_is_refused():
-    a, b, match = table()
+    a, _b, match = table()
     stranger = Player("S")
     assert rematch(stranger, match).status_code == 403
     assert rematch(a, match, "delete").status_code == 404  # nothing offered
