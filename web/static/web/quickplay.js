@@ -1,0 +1,168 @@
+// Quick play (docs/matchmaking.md): a "Play now" button per game that queues, shows the time
+// waited and lets the player cancel; the rematch of a finished match. The public API only.
+
+import { api } from "./api.js";
+import { clear, h } from "./dom.js";
+
+// Each game's smallest table and the widest range offered by "Play now".
+const SEATS = { fabfib: [3, 5], fibber: [2, 4], fibbers_dice: [2, 4], skull: [3, 5] };
+// Bots fill the free seats after this long (seconds), at the basic level.
+const BOTS_AFTER = 60;
+const POLL_MS = 1000;
+
+function errorWords(error) {
+  return error?.message || String(error);
+}
+
+// A panel of "Play now" buttons; `names` maps a game id to its name, `open(matchId)` shows a
+// match once the queue has seated the player.
+export function quickPlayPanel(names, open) {
+  const status = h("p", { id: "queue-status", role: "status", "aria-live": "polite" });
+  const buttons = h("div", { class: "quick-play-buttons" });
+  const panel = h(
+    "section",
+    { class: "card-panel", id: "quick-play", "aria-label": "quick play" },
+    h("h2", {}, "Play now"),
+    h("p", { class: "muted" }, `Seated with players near your level; bots fill the table after ${BOTS_AFTER} s.`),
+    buttons,
+    status,
+  );
+  let timer = null;
+  let ticket = null;
+
+  const stop = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
+
+  const showIdle = () => {
+    clear(status);
+    for (const b of buttons.querySelectorAll("button")) b.disabled = false;
+  };
+
+  const showWaiting = () => {
+    for (const b of buttons.querySelectorAll("button")) b.disabled = true;
+    const cancel = h(
+      "button",
+      {
+        type: "button",
+        id: "queue-cancel",
+        onclick: async () => {
+          stop();
+          try {
+            await api.request("DELETE", `/queue/${ticket.id}/`);
+          } catch (error) {
+            if (error.status !== 409) clear(status, h("span", { class: "error" }, errorWords(error)));
+          }
+          await poll(false);
+        },
+      },
+      "Cancel",
+    );
+    const estimate = ticket.estimate === null ? "" : ` (usually about ${Math.round(ticket.estimate)} s)`;
+    clear(
+      status,
+      `Looking for a ${names[ticket.game] || ticket.game} table: waited ${Math.round(ticket.waited)} s${estimate}. `,
+      cancel,
+    );
+  };
+
+  // Read my tickets: a waiting one is shown and polled; one matched since is opened.
+  async function poll(again = true) {
+    stop();
+    if (!panel.isConnected && ticket) return;
+    try {
+      const { tickets } = await api.get("/queue/");
+      const waiting = tickets.find((t) => t.status === "waiting");
+      if (ticket && !waiting) {
+        const mine = tickets.find((t) => t.id === ticket.id);
+        ticket = null;
+        if (mine?.match) return open(mine.match);
+      }
+      ticket = waiting || null;
+      if (ticket) showWaiting();
+      else showIdle();
+    } catch (error) {
+      clear(status, h("span", { class: "error" }, errorWords(error)));
+    }
+    if (ticket && again) timer = setTimeout(poll, POLL_MS);
+  }
+
+  for (const [game, [lo, hi]] of Object.entries(SEATS)) {
+    buttons.appendChild(
+      h(
+        "button",
+        {
+          type: "button",
+          "data-game": game,
+          onclick: async () => {
+            try {
+              ticket = await api.post("/queue/", { game, seats_min: lo, seats_max: hi, bots_after: BOTS_AFTER });
+              showWaiting();
+              timer = setTimeout(poll, POLL_MS);
+            } catch (error) {
+              clear(status, h("span", { class: "error" }, errorWords(error)));
+            }
+          },
+        },
+        `Play ${names[game] || game} now`,
+      ),
+    );
+  }
+  poll();
+  return panel;
+}
+
+// The rematch of a finished match: offer or accept, decline, and the new match once started.
+export function rematchPanel(matchId, open) {
+  const body = h("div", {});
+  const panel = h("section", { class: "card-panel", id: "rematch", "aria-label": "rematch" }, h("h2", {}, "Rematch"), body);
+  let timer = null;
+
+  const act = (method) => async () => {
+    try {
+      await api.request(method, `/matches/${matchId}/rematch/`);
+    } catch (error) {
+      clear(body, h("p", { class: "error" }, errorWords(error)));
+      return;
+    }
+    load();
+  };
+
+  async function load() {
+    if (timer) clearTimeout(timer);
+    let offer;
+    try {
+      offer = await api.get(`/matches/${matchId}/rematch/`);
+    } catch (error) {
+      if (error.status === 403) panel.hidden = true; // a spectator: no rematch to offer
+      else clear(body, h("p", { class: "error" }, errorWords(error)));
+      return;
+    }
+    const me = api.user?.id;
+    if (offer.status === "started") {
+      clear(body, h("p", {}, "The rematch has started. "), h("button", { type: "button", id: "rematch-open", onclick: () => open(offer.match) }, "Open it"));
+      return;
+    }
+    if (offer.status === "none") {
+      clear(body, h("button", { type: "button", id: "rematch-offer", onclick: act("POST") }, "Offer a rematch"));
+      return;
+    }
+    if (offer.status !== "open") {
+      clear(body, h("p", { class: "muted" }, `The rematch was ${offer.status}.`));
+      return;
+    }
+    const mine = offer.accepted.includes(me);
+    clear(
+      body,
+      h("p", {}, mine ? `Waiting for ${offer.waiting_for.length} player(s) to accept.` : "A rematch is offered."),
+      mine ? null : h("button", { type: "button", id: "rematch-accept", onclick: act("POST") }, "Accept"),
+      " ",
+      h("button", { type: "button", id: "rematch-decline", onclick: act("DELETE") }, mine ? "Withdraw" : "Decline"),
+    );
+    if (panel.isConnected || !timer) timer = setTimeout(load, 2000);
+  }
+
+  load();
+  return panel;
+}
