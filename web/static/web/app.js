@@ -532,7 +532,7 @@ async function lobbyScreen() {
   clear(
     app,
     h("h1", {}, `Hello, ${api.user.display_name}`),
-    quickPlayPanel(Object.fromEntries(Object.entries(GAMES).map(([id, g]) => [id, g.name])), (id) => navigate(`#/match/${id}`)),
+    quickPlayPanel(GAMES, (id) => navigate(`#/match/${id}`)),
     h("div", { class: "columns" }, newMatchPanel(), h("div", {}, turns, joinPanel(), upgradePanel())),
     h("div", { class: "columns" }, mine, open),
   );

@@ -4,8 +4,8 @@
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 
-// Each game's smallest table and the widest range offered by "Play now".
-const SEATS = { fabfib: [3, 5], fibber: [2, 4], fibbers_dice: [2, 4], skull: [3, 5] };
+// "Play now" accepts a table from the game's smallest to two seats more (within its range).
+const WIDER = 2;
 // Bots fill the free seats after this long (seconds), at the basic level.
 const BOTS_AFTER = 60;
 const POLL_MS = 1000;
@@ -14,9 +14,10 @@ function errorWords(error) {
   return error?.message || String(error);
 }
 
-// A panel of "Play now" buttons; `names` maps a game id to its name, `open(matchId)` shows a
-// match once the queue has seated the player.
-export function quickPlayPanel(names, open) {
+// A panel of "Play now" buttons; `games` maps a game id to its module (its `name` and `seats`
+// range), `open(matchId)` shows a match once the queue has seated the player.
+export function quickPlayPanel(games, open) {
+  const names = Object.fromEntries(Object.entries(games).map(([id, g]) => [id, g.name]));
   const status = h("p", { id: "queue-status", role: "status", "aria-live": "polite" });
   const buttons = h("div", { class: "quick-play-buttons" });
   const panel = h(
@@ -88,7 +89,8 @@ export function quickPlayPanel(names, open) {
     if (ticket && again) timer = setTimeout(poll, POLL_MS);
   }
 
-  for (const [game, [lo, hi]] of Object.entries(SEATS)) {
+  for (const [game, { seats: [lo, most] }] of Object.entries(games)) {
+    const hi = Math.min(most, lo + WIDER);
     buttons.appendChild(
       h(
         "button",
