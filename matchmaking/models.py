@@ -104,3 +104,57 @@ class Rematch(models.Model):
 
     def __str__(self) -> str:
         return f"rematch of {self.source_id} ({self.status})"
+
+
+class Challenge(models.Model):
+    """A challenge to named players: a match with the given options, started when every one of
+    them has accepted (seats: the challenger, the players in the order named, then bots)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        STARTED = "started"
+        DECLINED = "declined"
+        EXPIRED = "expired"
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    game = models.CharField(max_length=32)
+    options = models.JSONField(default=dict)
+    time_control = models.CharField(max_length=10)
+    decision_seconds = models.PositiveIntegerField(null=True, blank=True)
+    bots = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    declined_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["challenger", "-created_at"], name="challenge_sent")]
+
+    def __str__(self) -> str:
+        return f"challenge {self.pk} ({self.status})"
+
+
+class Challenged(models.Model):
+    """A challenged player and their answer (``position``: their seat, after the challenger)."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="invited")
+    #: The player's own row: deleted with the account.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveSmallIntegerField()
+    accepted = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "user"], name="challenged_once"),
+        ]
+        indexes = [models.Index(fields=["user", "challenge"], name="challenged_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in challenge {self.challenge_id}"

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from .models import Block, Rematch, Ticket
+from .models import Block, Challenge, Challenged, Rematch, Ticket
 
 #: Tickets ended this recently are still listed (so a client sees its table).
 RECENT = timedelta(minutes=10)
@@ -107,4 +107,52 @@ def render_rematch(offer: Rematch | None, humans: list[int]) -> dict[str, Any]:
         "match": str(offer.match_id) if offer.match_id else None,
         "declined_by": offer.declined_by_id,
         "expires_at": offer.expires_at.isoformat(),
+    }
+
+
+def my_challenges(user: User, now: datetime | None = None) -> list[Challenge]:
+    """Challenges you made or received: the open ones and those of the last day, newest first."""
+    now = now or timezone.now()
+    received = Challenged.objects.filter(user=user).values("challenge_id")
+    return list(
+        Challenge.objects.filter(Q(challenger=user) | Q(pk__in=received))
+        .filter(Q(status=Challenge.Status.OPEN) | Q(created_at__gte=now - timedelta(days=1)))
+        .select_related("challenger")
+        .prefetch_related("invited")
+        .order_by("-created_at", "-id")[:100]
+    )
+
+
+def read_challenge(user: User, challenge_id: int) -> Challenge | None:
+    challenge = Challenge.objects.filter(pk=challenge_id).prefetch_related("invited").first()
+    if challenge is None:
+        return None
+    if challenge.challenger_id != user.pk and not any(
+        c.user_id == user.pk for c in challenge.invited.all()
+    ):
+        return None
+    return challenge
+
+
+def render_challenge(challenge: Challenge, now: datetime | None = None) -> dict[str, Any]:
+    now = now or timezone.now()
+    status = challenge.status
+    if status == Challenge.Status.OPEN and challenge.expires_at <= now:
+        status = Challenge.Status.EXPIRED
+    invited = sorted(challenge.invited.all(), key=lambda c: c.position)
+    return {
+        "id": challenge.pk,
+        "challenger": challenge.challenger_id,
+        "players": [c.user_id for c in invited],
+        "accepted": [c.user_id for c in invited if c.accepted],
+        "game": challenge.game,
+        "options": challenge.options,
+        "time_control": challenge.time_control,
+        "decision_seconds": challenge.decision_seconds,
+        "bots": list(challenge.bots),
+        "status": status,
+        "declined_by": challenge.declined_by_id,
+        "match": str(challenge.match_id) if challenge.match_id else None,
+        "created_at": challenge.created_at.isoformat(),
+        "expires_at": challenge.expires_at.isoformat(),
     }

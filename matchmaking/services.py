@@ -13,11 +13,11 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from fibserver.errors import Conflict, InvalidOptions, NotFound
+from fibserver.errors import Conflict, Forbidden, InvalidOptions, NotFound
 from games.engine import registry
 from games.engine.bots import bot_levels
 from games.engine.core import EngineError
@@ -25,10 +25,10 @@ from games.engine.core import InvalidOptions as EngineInvalidOptions
 from games.models import Career, Match
 from games.rating import START
 from games.services.common import locked, require_seat, seats_of
-from games.services.lobby import match_create_again, match_create_seated
+from games.services.lobby import match_check_set_up, match_create_again, match_create_seated
 
 from . import matcher
-from .models import Block, Rematch, Ticket
+from .models import Block, Challenge, Challenged, Rematch, Ticket
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,10 @@ TIME_CONTROLS = (Match.TimeControl.LIVE, Match.TimeControl.ASYNC)
 TICKET_SECONDS = {"live": 15 * 60, "async": 24 * 3600}
 #: A rematch offer nobody answered expires after this long.
 REMATCH_SECONDS = {"live": 10 * 60, "async": 7 * 24 * 3600, "solo": 10 * 60}
+#: A challenge nobody answered expires after this long.
+CHALLENGE_SECONDS = {"live": 15 * 60, "async": 7 * 24 * 3600}
+#: The most players one challenge names.
+CHALLENGE_PLAYERS_MAX = 9
 #: The longest a player may ask to wait before bots fill the table.
 BOTS_AFTER_MAX = 600
 
@@ -268,3 +272,120 @@ def rematch_read(*, user: User, match_id: Any) -> tuple[Rematch | None, list[int
     """The offer (none yet: None) and the table's human players, for a player of the match."""
     match, humans = _rematch_table(user, match_id)
     return _current(match, timezone.now()), humans
+
+
+def _blocked_either_way(a: int, b: int) -> bool:
+    return Block.objects.filter(
+        models.Q(blocker_id=a, blocked_id=b) | models.Q(blocker_id=b, blocked_id=a)
+    ).exists()
+
+
+@transaction.atomic
+def challenge_create(
+    *,
+    user: User,
+    players: list[int],
+    game: str,
+    options: dict[str, Any] | None = None,
+    time_control: str = Match.TimeControl.LIVE,
+    decision_seconds: int | None = None,
+    bots: list[str] | None = None,
+) -> Challenge:
+    """Challenge ``players`` (ids, in seat order after the challenger) to a match of ``game``;
+    it starts when every one of them has accepted. A player who blocks the challenger (or whom
+    the challenger blocks) cannot be challenged (403)."""
+    bots = list(bots or [])
+    if user.pk in players:
+        raise InvalidOptions("You cannot challenge yourself.", field="players")
+    if len(set(players)) != len(players):
+        raise InvalidOptions("A player is named twice.", field="players")
+    if time_control not in TIME_CONTROLS:
+        raise InvalidOptions("A challenge is live or async.", field="time_control")
+    found = set(User.objects.filter(pk__in=players).values_list("pk", flat=True))
+    if missing := [p for p in players if p not in found]:
+        raise NotFound(f"No such player: {missing[0]}.")
+    for player in players:
+        if _blocked_either_way(user.pk, player):
+            raise Forbidden(f"Player {player} cannot be challenged by you.")
+    normalized = match_check_set_up(
+        game=game,
+        seats=1 + len(players) + len(bots),
+        options=dict(options or {}),
+        time_control=time_control,
+        decision_seconds=decision_seconds,
+        bots=bots,
+    )
+    now = timezone.now()
+    challenge = Challenge.objects.create(
+        challenger=user,
+        game=game,
+        options=normalized,
+        time_control=time_control,
+        decision_seconds=decision_seconds,
+        bots=bots,
+        created_at=now,
+        expires_at=now + timedelta(seconds=CHALLENGE_SECONDS[time_control]),
+    )
+    Challenged.objects.bulk_create(
+        [Challenged(challenge=challenge, user_id=p, position=i + 1) for i, p in enumerate(players)]
+    )
+    return challenge
+
+
+def _locked_challenge(user: User, challenge_id: int) -> Challenge:
+    challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
+    if challenge is None or not (
+        challenge.challenger_id == user.pk
+        or Challenged.objects.filter(challenge=challenge, user=user).exists()
+    ):
+        raise NotFound("No such challenge.")
+    if challenge.status == Challenge.Status.OPEN and challenge.expires_at <= timezone.now():
+        challenge.status = Challenge.Status.EXPIRED
+        challenge.save(update_fields=["status"])
+    return challenge
+
+
+def _require_open(challenge: Challenge) -> None:
+    if challenge.status != Challenge.Status.OPEN:
+        raise Conflict(f"This challenge is {challenge.status}.", status=challenge.status)
+
+
+@transaction.atomic
+def challenge_accept(*, user: User, challenge_id: int) -> Challenge:
+    """A challenged player accepts; the match starts when every one of them has."""
+    challenge = _locked_challenge(user, challenge_id)
+    _require_open(challenge)
+    invited = list(Challenged.objects.filter(challenge=challenge).order_by("position"))
+    mine = next((c for c in invited if c.user_id == user.pk), None)
+    if mine is None:
+        raise Conflict("You made this challenge: the players you challenged accept it.")
+    if mine.accepted:
+        raise Conflict("You have accepted this challenge already.")
+    mine.accepted = True
+    mine.save(update_fields=["accepted"])
+    if all(c.accepted for c in invited):
+        users = {u.pk: u for u in User.objects.filter(pk__in=[c.user_id for c in invited])}
+        challenge.match = match_create_seated(
+            host=challenge.challenger,
+            game=challenge.game,
+            users=[challenge.challenger, *(users[c.user_id] for c in invited)],
+            options=challenge.options,
+            visibility=Match.Visibility.PRIVATE,
+            time_control=challenge.time_control,
+            decision_seconds=challenge.decision_seconds,
+            bots=list(challenge.bots),
+        )
+        challenge.status = Challenge.Status.STARTED
+        challenge.save(update_fields=["match", "status"])
+    return challenge
+
+
+@transaction.atomic
+def challenge_decline(*, user: User, challenge_id: int) -> Challenge:
+    """A challenged player declines, or the challenger withdraws: over for everyone."""
+    challenge = _locked_challenge(user, challenge_id)
+    _require_open(challenge)
+    challenge.status = Challenge.Status.DECLINED
+    challenge.declined_by = user
+    challenge.save(update_fields=["status", "declined_by"])
+    return challenge

@@ -243,6 +243,17 @@ class Mutation:
     unblock_player: list[int] = strawberry.mutation(
         resolver=qt.unblock_player, description="Unblock a player; answers the players you block."
     )
+    challenge_players: qt.Challenge = strawberry.mutation(
+        resolver=qt.challenge_players,
+        description="Challenge players to a match; it starts when all of them accept.",
+    )
+    accept_challenge: qt.Challenge = strawberry.mutation(
+        resolver=qt.accept_challenge, description="Accept a challenge you received."
+    )
+    decline_challenge: qt.Challenge = strawberry.mutation(
+        resolver=qt.decline_challenge,
+        description="Decline a challenge, or withdraw yours: over for everyone.",
+    )
     accept_rematch: qt.Rematch = strawberry.mutation(
         resolver=qt.accept_rematch,
         description="Offer a rematch of a finished match, or accept the offer: the same seats "

@@ -205,6 +205,10 @@ class Query:
     blocked_players: list[int] = strawberry.field(
         resolver=qt.blocked_players, description="The ids of the players you block."
     )
+    my_challenges: list[qt.Challenge] = strawberry.field(
+        resolver=qt.my_challenges,
+        description="Challenges you made or received (REST `GET /api/challenges/`).",
+    )
     rematch: qt.Rematch = strawberry.field(
         resolver=qt.rematch,
         description="The rematch of a finished match you played (REST `…/rematch/`).",

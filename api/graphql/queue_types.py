@@ -1,6 +1,6 @@
-"""The quick-play queue, blocks and rematches in GraphQL (docs/matchmaking.md): types over the
-readers' dicts, inputs checked by the one declaration both faces use (:mod:`api.play.queue`),
-the same services as REST."""
+"""The quick-play queue, blocks, challenges and rematches in GraphQL (docs/matchmaking.md):
+types over the readers' dicts, inputs checked by the one declaration both faces use
+(:mod:`api.play.queue`), the same services as REST."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from enum import Enum
 from typing import Any
 
 import strawberry
+from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from api.play.fields import validate
-from api.play.queue import BlockIn, TicketCreateIn
+from api.play.queue import BlockIn, ChallengeCreateIn, TicketCreateIn
 from fibserver.errors import NotFound
 from matchmaking import reads, services
 
@@ -171,3 +172,97 @@ def decline_rematch(info: Info, match_id: MatchID) -> Rematch:
     user = require_user(info)
     services.rematch_decline(user=user, match_id=match_id)
     return _rematch_answer(user, match_id)
+
+
+@strawberry.enum(
+    description="`open`, `started` (the private `match` is running), `declined`, `expired`."
+)
+class ChallengeStatus(Enum):
+    OPEN = _value("open")
+    STARTED = _value("started")
+    DECLINED = _value("declined")
+    EXPIRED = _value("expired")
+
+
+@strawberry.type(description="A challenge you made or received (REST `ChallengeOut`).")
+class Challenge:
+    id: int
+    challenger: int
+    players: list[int]
+    accepted: list[int]
+    game: Game
+    options: JSON
+    time_control: QueueTimeControl
+    decision_seconds: int | None
+    bots: list[str]
+    status: ChallengeStatus
+    declined_by: int | None
+    match: strawberry.ID | None
+    created_at: str
+    expires_at: str
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> Challenge:
+        return cls(
+            **{
+                **d,
+                "game": Game(d["game"]),
+                "status": ChallengeStatus(d["status"]),
+                "time_control": QueueTimeControl(d["time_control"]),
+            }
+        )
+
+
+@strawberry.input(description="Challenge players to a match (REST `POST /api/challenges/`).")
+class ChallengeInput:
+    players: list[int]
+    game: Game
+    options: JSON | None = None
+    time_control: QueueTimeControl | None = None
+    decision_seconds: int | None = None
+    bots: list[str] | None = None
+
+    def validated(self) -> dict[str, Any]:
+        data = {
+            "players": self.players,
+            "game": self.game.value,
+            "options": self.options,
+            "time_control": self.time_control.value if self.time_control else None,
+            "decision_seconds": self.decision_seconds,
+            "bots": self.bots,
+        }
+        return validate(ChallengeCreateIn, {k: v for k, v in data.items() if v is not None})
+
+
+def _challenge_answer(user: Any, challenge_id: int) -> Challenge:
+    found = reads.read_challenge(user, challenge_id)
+    if found is None:
+        raise NotFound("No such challenge.")
+    return Challenge.of(reads.render_challenge(found))
+
+
+def my_challenges(info: Info) -> list[Challenge]:
+    user = require_user(info)
+    return [Challenge.of(reads.render_challenge(c)) for c in reads.my_challenges(user)]
+
+
+def challenge_players(info: Info, input: ChallengeInput) -> Challenge:
+    user = require_user(info)
+    challenge = services.challenge_create(user=user, **input.validated())
+    return _challenge_answer(user, challenge.pk)
+
+
+def accept_challenge(info: Info, id: int) -> Challenge:
+    user = require_user(info)
+    if id < 1:
+        raise NotFound("No such challenge.")
+    services.challenge_accept(user=user, challenge_id=id)
+    return _challenge_answer(user, id)
+
+
+def decline_challenge(info: Info, id: int) -> Challenge:
+    user = require_user(info)
+    if id < 1:
+        raise NotFound("No such challenge.")
+    services.challenge_decline(user=user, challenge_id=id)
+    return _challenge_answer(user, id)

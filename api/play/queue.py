@@ -1,12 +1,14 @@
-"""The requests of the quick-play queue (docs/matchmaking.md): a ticket, a block."""
+"""The requests of quick play (docs/matchmaking.md): a ticket, a block, a challenge."""
 
 from __future__ import annotations
 
+from rest_framework import serializers
+
 from games.engine import registry
-from matchmaking.services import BOTS_AFTER_MAX
+from matchmaking.services import BOTS_AFTER_MAX, CHALLENGE_PLAYERS_MAX
 
 from .fields import StrictChoiceField, StrictInput, StrictIntegerField
-from .matches import ALL_BOT_LEVELS
+from .matches import ALL_BOT_LEVELS, SECONDS_MAX
 from .queries import MAX_SEATS
 
 
@@ -53,3 +55,42 @@ class BlockIn(StrictInput):
     """Block a player."""
 
     player = StrictIntegerField(min_value=1, help_text="The id of the player to block.")
+
+
+class ChallengeCreateIn(StrictInput):
+    """Challenge players to a match."""
+
+    players = serializers.ListField(
+        child=StrictIntegerField(min_value=1),
+        min_length=1,
+        max_length=CHALLENGE_PLAYERS_MAX,
+        help_text="The ids of the players you challenge, in seat order after yours.",
+    )
+    game = StrictChoiceField(registry.game_ids(), component="Game", help_text="The game.")
+    options = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="The game's options, as in `POST /api/matches/` (docs/rules.md); options the "
+        "game does not have or values it does not allow: 422.",
+    )
+    time_control = StrictChoiceField(
+        ["live", "async"],
+        component="QueueTimeControl",
+        default="live",
+        help_text="`live` (75 s per decision) or `async` (24 h).",
+    )
+    decision_seconds = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=SECONDS_MAX,
+        help_text="Seconds per decision within the time control's bounds (else 422).",
+    )
+    bots = serializers.ListField(
+        child=StrictChoiceField(ALL_BOT_LEVELS, component="BotLevel"),
+        required=False,
+        default=list,
+        max_length=MAX_SEATS,
+        help_text="A bot level for each bot seat, after the players'.",
+    )

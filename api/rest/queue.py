@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -11,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.play.fields import validate
-from api.play.queue import BlockIn, TicketCreateIn
+from api.play.queue import BlockIn, ChallengeCreateIn, TicketCreateIn
 from fibserver.errors import NotFound
 from matchmaking import reads, services
 
@@ -31,7 +33,11 @@ PLAYER_ID = OpenApiParameter(
 def _id(name: str, value: str) -> int:
     """A path id: a positive whole number (anything else names nothing: 404)."""
     if not (value.isascii() and value.isdigit() and len(value) <= 18 and int(value) > 0):
-        raise NotFound("No such ticket." if name == "ticket_id" else "No such player.")
+        raise NotFound(
+            {"ticket_id": "No such ticket.", "challenge_id": "No such challenge."}.get(
+                name, "No such player."
+            )
+        )
     return int(value)
 
 
@@ -219,3 +225,110 @@ class RematchView(MatchBase):
         services.rematch_decline(user=request.user, match_id=match_id)
         offer, humans = services.rematch_read(user=request.user, match_id=match_id)
         return Response(reads.render_rematch(offer, humans))
+
+
+CHALLENGE_ID = OpenApiParameter(
+    "challenge_id",
+    OpenApiTypes.INT,
+    OpenApiParameter.PATH,
+    description="A challenge you made or received.",
+)
+
+
+class ChallengeListView(MatchBase):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="challenges_list",
+        summary="Challenges you made or received",
+        responses=r.answers({200: component("ChallengeListOut")}, 401),
+    )
+    def get(self, request: Request) -> Response:
+        found = reads.my_challenges(request.user)
+        return Response({"challenges": [reads.render_challenge(c) for c in found]})
+
+    @extend_schema(
+        operation_id="challenges_create",
+        summary="Challenge players to a match (it starts when all of them accept)",
+        description="Seats: you, the players in the order named, then the bots. The match is "
+        "private.",
+        request=ChallengeCreateIn,
+        responses=r.answers(
+            {201: component("ChallengeOut")},
+            400,
+            401,
+            403,
+            404,
+            413,
+            415,
+            422,
+            e403="A player blocks you, or you block them.",
+            e404="No such player.",
+            e422="Yourself or a player twice among the players; options, seats, bots or seconds "
+            "the game does not allow.",
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = validate(ChallengeCreateIn, request.data)
+        challenge = services.challenge_create(user=request.user, **data)
+        found = reads.read_challenge(request.user, challenge.pk)
+        assert found is not None
+        return Response(reads.render_challenge(found), status=status.HTTP_201_CREATED)
+
+
+class ChallengeView(MatchBase):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="challenges_read",
+        summary="A challenge you made or received",
+        parameters=[CHALLENGE_ID],
+        responses=r.answers({200: component("ChallengeOut")}, 401, 404),
+    )
+    def get(self, request: Request, challenge_id: str) -> Response:
+        return Response(reads.render_challenge(_challenge(request, challenge_id)))
+
+
+def _challenge(request: Request, challenge_id: str) -> Any:
+    found = reads.read_challenge(request.user, _id("challenge_id", challenge_id))
+    if found is None:
+        raise NotFound("No such challenge.")
+    return found
+
+
+def _answer(operation_id: str, summary: str, e409: str) -> Any:
+    return extend_schema(
+        operation_id=operation_id,
+        summary=summary,
+        parameters=[CHALLENGE_ID],
+        request=None,
+        responses=r.answers({200: component("ChallengeOut")}, 401, 404, 409, 413, 415, e409=e409),
+    )
+
+
+class ChallengeAcceptView(MatchBase):
+    permission_classes = [IsAuthenticated]
+
+    @_answer(
+        "challenges_accept",
+        "Accept a challenge (the match starts when every challenged player has)",
+        "The challenge is over, you accepted already, or it is yours.",
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        services.challenge_accept(user=request.user, challenge_id=_id("challenge_id", challenge_id))
+        return Response(reads.render_challenge(_challenge(request, challenge_id)))
+
+
+class ChallengeDeclineView(MatchBase):
+    permission_classes = [IsAuthenticated]
+
+    @_answer(
+        "challenges_decline",
+        "Decline a challenge, or withdraw yours: over for everyone",
+        "The challenge is over.",
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        services.challenge_decline(
+            user=request.user, challenge_id=_id("challenge_id", challenge_id)
+        )
+        return Response(reads.render_challenge(_challenge(request, challenge_id)))

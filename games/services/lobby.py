@@ -341,3 +341,21 @@ def match_create_again(*, source: Match, host: User) -> Match:
     _start(match)
     match.save()
     return match
+
+
+def match_check_set_up(
+    *,
+    game: str,
+    seats: int,
+    options: dict[str, Any],
+    time_control: str,
+    decision_seconds: int | None,
+    bots: list[str],
+) -> dict[str, Any]:
+    """The normalized options of a table to be made later (a challenge, docs/matchmaking.md),
+    or :class:`InvalidOptions` saying what the game does not allow."""
+    _check_bot_levels(game, bots)
+    _rules, normalized, _seconds = _check_seated(
+        game, seats, dict(options), time_control, decision_seconds
+    )
+    return normalized

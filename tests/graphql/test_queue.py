@@ -100,3 +100,25 @@ def test_rematch_through_graphql():
     started = b.data(ACCEPT, id=str(match.pk))["acceptRematch"]
     assert started["status"] == "started" and started["match"]
     assert b.error(DECLINE, id=str(match.pk))["extensions"]["code"] == "conflict"
+
+
+CHALLENGE = (
+    "mutation C($input: ChallengeInput!) { challengePlayers(input: $input) "
+    "{ id status players accepted match game options } }"
+)
+ACCEPT_CHALLENGE = "mutation A($id: Int!) { acceptChallenge(id: $id) { status match } }"
+MY_CHALLENGES = "query { myChallenges { id status } }"
+
+
+def test_challenges_through_graphql():
+    a, b = GqlPlayer("A"), GqlPlayer("B")
+    made = a.data(CHALLENGE, input={"players": [b.user.pk], "game": "fibbers_dice"})[
+        "challengePlayers"
+    ]
+    assert made["status"] == "open" and made["players"] == [b.user.pk]
+    assert b.data(MY_CHALLENGES)["myChallenges"] == [{"id": made["id"], "status": "open"}]
+    bad = {"players": [b.user.pk], "game": "fibbers_dice", "options": {"nope": 1}}
+    assert a.error(CHALLENGE, input=bad)["extensions"]["code"] == "invalid_options"
+    assert a.error(ACCEPT_CHALLENGE, id=made["id"])["extensions"]["code"] == "conflict"
+    started = b.data(ACCEPT_CHALLENGE, id=made["id"])["acceptChallenge"]
+    assert started["status"] == "started" and started["match"]

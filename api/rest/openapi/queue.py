@@ -82,4 +82,41 @@ REMATCH = define(
     ),
 )
 
-__all__ = ["BLOCK_LIST", "REMATCH", "TICKET_LIST"]
+CHALLENGE = define(
+    "ChallengeOut",
+    obj(
+        {
+            "id": integer(1, None, "The challenge id."),
+            "challenger": integer(1, None, "Who challenged (seat 0)."),
+            "players": PLAYER_IDS,
+            "accepted": PLAYER_IDS,
+            "game": GAME,
+            "options": {"type": "object", "description": "The game's options, normalized."},
+            "time_control": enum("QueueTimeControl", ["live", "async"]),
+            "decision_seconds": nullable(integer(1)),
+            "bots": arr({"type": "string", "description": "A bot level."}),
+            "status": enum(
+                "ChallengeStatus",
+                ["open", "started", "declined", "expired"],
+                "`open` until every challenged player accepted (`started`: the private "
+                "`match` is running), one declined or the challenger withdrew, or it expired "
+                "(15 minutes live, 7 days async).",
+            ),
+            "declined_by": nullable(integer(1)),
+            "match": nullable(UUID),
+            "created_at": DATETIME,
+            "expires_at": DATETIME,
+        },
+        description="A challenge you made or received.",
+    ),
+)
+CHALLENGE_LIST = define(
+    "ChallengeListOut",
+    obj(
+        {"challenges": arr(CHALLENGE)},
+        description="Challenges you made or received: open ones and those of the last day, "
+        "newest first.",
+    ),
+)
+
+__all__ = ["BLOCK_LIST", "CHALLENGE_LIST", "REMATCH", "TICKET_LIST"]
