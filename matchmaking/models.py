@@ -158,3 +158,23 @@ class Challenged(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} in challenge {self.challenge_id}"
+
+
+class Follow(models.Model):
+    """``follower`` sees ``followed``'s public matches and when they are looking for a game."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_unique_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"

@@ -10,8 +10,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from games.models import Match, Seat
 
-from .models import Block, Challenge, Challenged, Rematch, Ticket
+from .models import Block, Challenge, Challenged, Follow, Rematch, Ticket
 
 #: Tickets ended this recently are still listed (so a client sees its table).
 RECENT = timedelta(minutes=10)
@@ -156,3 +157,38 @@ def render_challenge(challenge: Challenge, now: datetime | None = None) -> dict[
         "created_at": challenge.created_at.isoformat(),
         "expires_at": challenge.expires_at.isoformat(),
     }
+
+
+def followed_players(user: User) -> list[dict[str, Any]]:
+    """The players ``user`` follows: their open or running public matches, and the game they
+    are queueing for (null when not in the queue)."""
+    follows = list(
+        Follow.objects.filter(follower=user).select_related("followed").order_by("followed_id")
+    )
+    ids = [f.followed_id for f in follows]
+    looking = dict(
+        Ticket.objects.filter(user_id__in=ids, status=Ticket.Status.WAITING).values_list(
+            "user_id", "game"
+        )
+    )
+    matches: dict[int, list[str]] = {i: [] for i in ids}
+    for user_id, match_id in (
+        Seat.objects.filter(
+            user_id__in=ids,
+            match__visibility=Match.Visibility.PUBLIC,
+            match__status__in=[Match.Status.LOBBY, Match.Status.ACTIVE],
+        )
+        .order_by("-match__created_at")
+        .values_list("user_id", "match_id")
+        .distinct()
+    ):
+        if str(match_id) not in matches[user_id] and len(matches[user_id]) < 20:
+            matches[user_id].append(str(match_id))
+    return [
+        {
+            "player": {"id": f.followed_id, "name": f.followed.public_name},
+            "looking_for": looking.get(f.followed_id),
+            "matches": matches[f.followed_id],
+        }
+        for f in follows
+    ]

@@ -28,7 +28,7 @@ from games.services.common import locked, require_seat, seats_of
 from games.services.lobby import match_check_set_up, match_create_again, match_create_seated
 
 from . import matcher
-from .models import Block, Challenge, Challenged, Rematch, Ticket
+from .models import Block, Challenge, Challenged, Follow, Rematch, Ticket
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,30 @@ def block_create(*, user: User, player_id: int) -> Block:
     if not User.objects.filter(pk=player_id).exists():
         raise NotFound("No such player.")
     block, _ = Block.objects.get_or_create(blocker=user, blocked_id=player_id)
+    Follow.objects.filter(
+        models.Q(follower=user, followed_id=player_id)
+        | models.Q(follower_id=player_id, followed=user)
+    ).delete()
     return block
+
+
+@transaction.atomic
+def follow_create(*, user: User, player_id: int) -> Follow:
+    """``user`` follows ``player_id`` (not a player who blocks them, or whom they block)."""
+    if player_id == user.pk:
+        raise InvalidOptions("You cannot follow yourself.", field="player")
+    if not User.objects.filter(pk=player_id).exists():
+        raise NotFound("No such player.")
+    if _blocked_either_way(user.pk, player_id):
+        raise Forbidden("You cannot follow this player.")
+    follow, _ = Follow.objects.get_or_create(follower=user, followed_id=player_id)
+    return follow
+
+
+@transaction.atomic
+def follow_delete(*, user: User, player_id: int) -> None:
+    if not Follow.objects.filter(follower=user, followed_id=player_id).delete()[0]:
+        raise NotFound("You do not follow this player.")
 
 
 @transaction.atomic

@@ -243,6 +243,13 @@ class Mutation:
     unblock_player: list[int] = strawberry.mutation(
         resolver=qt.unblock_player, description="Unblock a player; answers the players you block."
     )
+    follow_player: list[qt.Followed] = strawberry.mutation(
+        resolver=qt.follow_player, description="Follow a player; answers the players you follow."
+    )
+    unfollow_player: list[qt.Followed] = strawberry.mutation(
+        resolver=qt.unfollow_player,
+        description="Stop following a player; answers the players you follow.",
+    )
     challenge_players: qt.Challenge = strawberry.mutation(
         resolver=qt.challenge_players,
         description="Challenge players to a match; it starts when all of them accept.",

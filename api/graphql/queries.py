@@ -205,6 +205,10 @@ class Query:
     blocked_players: list[int] = strawberry.field(
         resolver=qt.blocked_players, description="The ids of the players you block."
     )
+    followed_players: list[qt.Followed] = strawberry.field(
+        resolver=qt.followed_players,
+        description="The players you follow (REST `GET /api/follows/`).",
+    )
     my_challenges: list[qt.Challenge] = strawberry.field(
         resolver=qt.my_challenges,
         description="Challenges you made or received (REST `GET /api/challenges/`).",

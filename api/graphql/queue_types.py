@@ -1,4 +1,4 @@
-"""The quick-play queue, blocks, challenges and rematches in GraphQL (docs/matchmaking.md):
+"""The quick-play queue, blocks, follows, challenges and rematches in GraphQL (docs/matchmaking.md):
 types over the readers' dicts, inputs checked by the one declaration both faces use
 (:mod:`api.play.queue`), the same services as REST."""
 
@@ -18,7 +18,7 @@ from matchmaking import reads, services
 
 from .args import MatchID
 from .context import require_user
-from .types import Game, _value
+from .types import Game, PlayerRef, _value
 
 
 @strawberry.enum(description="`waiting`, `matched` (seated at `match`), `cancelled`, `expired`.")
@@ -266,3 +266,46 @@ def decline_challenge(info: Info, id: int) -> Challenge:
         raise NotFound("No such challenge.")
     services.challenge_decline(user=user, challenge_id=id)
     return _challenge_answer(user, id)
+
+
+@strawberry.type(description="A player you follow (REST `FollowListOut`).")
+class Followed:
+    player: PlayerRef
+    looking_for: Game | None = strawberry.field(
+        description="The game they are queueing for (null: not queueing)."
+    )
+    matches: list[strawberry.ID] = strawberry.field(
+        description="Their open or running public matches (at most 20, newest first)."
+    )
+
+    @classmethod
+    def of(cls, d: dict[str, Any]) -> Followed:
+        looking = d["looking_for"]
+        return cls(
+            player=PlayerRef(**d["player"]),
+            looking_for=Game(looking) if looking else None,
+            matches=[strawberry.ID(m) for m in d["matches"]],
+        )
+
+
+def _follows(user: Any) -> list[Followed]:
+    return [Followed.of(d) for d in reads.followed_players(user)]
+
+
+def followed_players(info: Info) -> list[Followed]:
+    return _follows(require_user(info))
+
+
+def follow_player(info: Info, player: int) -> list[Followed]:
+    user = require_user(info)
+    data = validate(BlockIn, {"player": player})
+    services.follow_create(user=user, player_id=data["player"])
+    return _follows(user)
+
+
+def unfollow_player(info: Info, player: int) -> list[Followed]:
+    user = require_user(info)
+    if player < 1:
+        raise NotFound("You do not follow this player.")
+    services.follow_delete(user=user, player_id=player)
+    return _follows(user)

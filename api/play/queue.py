@@ -52,9 +52,9 @@ class TicketCreateIn(StrictInput):
 
 
 class BlockIn(StrictInput):
-    """Block a player."""
+    """A player to block or to follow."""
 
-    player = StrictIntegerField(min_value=1, help_text="The id of the player to block.")
+    player = StrictIntegerField(min_value=1, help_text="The player's id.")
 
 
 class ChallengeCreateIn(StrictInput):

@@ -26,7 +26,7 @@ TICKET_ID = OpenApiParameter(
     "ticket_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="One of your tickets."
 )
 PLAYER_ID = OpenApiParameter(
-    "player_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="A player you block."
+    "player_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="A player's id."
 )
 
 
@@ -332,3 +332,53 @@ class ChallengeDeclineView(MatchBase):
             user=request.user, challenge_id=_id("challenge_id", challenge_id)
         )
         return Response(reads.render_challenge(_challenge(request, challenge_id)))
+
+
+class FollowListView(MatchBase):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="follows_list",
+        summary="The players you follow: their public matches, whether they are queueing",
+        responses=r.answers({200: component("FollowListOut")}, 401),
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"follows": reads.followed_players(request.user)})
+
+    @extend_schema(
+        operation_id="follows_create",
+        summary="Follow a player",
+        request=BlockIn,
+        responses=r.answers(
+            {201: component("FollowListOut")},
+            400,
+            401,
+            403,
+            404,
+            413,
+            415,
+            422,
+            e403="A block stands between you (either way).",
+            e422="You cannot follow yourself.",
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = validate(BlockIn, request.data)
+        services.follow_create(user=request.user, player_id=data["player"])
+        return Response(
+            {"follows": reads.followed_players(request.user)}, status=status.HTTP_201_CREATED
+        )
+
+
+class FollowView(MatchBase):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="follows_delete",
+        summary="Stop following a player",
+        parameters=[PLAYER_ID],
+        responses=r.answers({200: component("FollowListOut")}, 401, 404),
+    )
+    def delete(self, request: Request, player_id: str) -> Response:
+        services.follow_delete(user=request.user, player_id=_id("player_id", player_id))
+        return Response({"follows": reads.followed_players(request.user)})

@@ -122,3 +122,22 @@ def test_challenges_through_graphql():
     assert a.error(ACCEPT_CHALLENGE, id=made["id"])["extensions"]["code"] == "conflict"
     started = b.data(ACCEPT_CHALLENGE, id=made["id"])["acceptChallenge"]
     assert started["status"] == "started" and started["match"]
+
+
+FOLLOW = (
+    "mutation F($p: Int!) { followPlayer(player: $p) { player { id name } lookingFor matches } }"
+)
+FOLLOWED = "query { followedPlayers { player { id } lookingFor matches } }"
+UNFOLLOW = "mutation U($p: Int!) { unfollowPlayer(player: $p) { player { id } } }"
+
+
+def test_follows_through_graphql():
+    a, b = GqlPlayer("A"), GqlPlayer("B")
+    assert a.data(FOLLOW, p=b.user.pk)["followPlayer"] == [
+        {"player": {"id": b.user.pk, "name": "B"}, "lookingFor": None, "matches": []}
+    ]
+    b.data(QUEUE, input={"game": "fabfib", "seatsMin": 3})
+    assert a.data(FOLLOWED)["followedPlayers"][0]["lookingFor"] == "fabfib"
+    assert a.error(FOLLOW, p=a.user.pk)["extensions"]["code"] == "invalid_options"
+    assert a.data(UNFOLLOW, p=b.user.pk)["unfollowPlayer"] == []
+    assert a.error(UNFOLLOW, p=b.user.pk)["extensions"]["code"] == "not_found"

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from matchmaking.models import Ticket
 
-from .builders import DATETIME, UUID, Schema, arr, define, enum, integer, nullable, obj
+from .builders import (
+    DATETIME,
+    UUID,
+    Schema,
+    arr,
+    define,
+    described,
+    enum,
+    integer,
+    nullable,
+    obj,
+    ref,
+)
 from .games.common import GAME
 
 
@@ -119,4 +131,28 @@ CHALLENGE_LIST = define(
     ),
 )
 
-__all__ = ["BLOCK_LIST", "CHALLENGE_LIST", "REMATCH", "TICKET_LIST"]
+FOLLOW_LIST = define(
+    "FollowListOut",
+    obj(
+        {
+            "follows": arr(
+                obj(
+                    {
+                        "player": ref("PlayerOut"),
+                        "looking_for": nullable(
+                            described(GAME, "The game they are queueing for (null: not queueing).")
+                        ),
+                        "matches": arr(
+                            UUID,
+                            description="Their open or running public matches "
+                            "(at most 20, newest first).",
+                        ),
+                    }
+                )
+            )
+        },
+        description="The players you follow.",
+    ),
+)
+
+__all__ = ["BLOCK_LIST", "CHALLENGE_LIST", "FOLLOW_LIST", "REMATCH", "TICKET_LIST"]
