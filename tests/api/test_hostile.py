@@ -351,7 +351,9 @@ def arena(monkeypatch: pytest.MonkeyPatch) -> tuple[Player, str]:
     ticket = player.post("/api/queue/", {"game": "fabfib", "seats_min": 3})
     player.ticket_id = str(ticket.json()["id"])  # type: ignore[attr-defined]
     rival = Player("Rival")
-    challenge = player.post("/api/challenges/", {"players": [rival.user.pk], "game": "fabfib"})
+    challenge = player.post(
+        "/api/challenges/", {"players": [rival.user.pk], "game": "fibbers_dice"}
+    )
     player.challenge_id = str(challenge.json()["id"])  # type: ignore[attr-defined]
     return player, match["id"]
 
