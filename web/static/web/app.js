@@ -7,7 +7,7 @@
 import { api, ApiError, OfflineError, newKey } from "./api.js";
 import { clear, h, ordinal } from "./dom.js";
 import { actionPanel, fits } from "./legal.js";
-import { quickPlayPanel, rematchPanel } from "./quickplay.js";
+import { challengesPanel, quickPlayPanel, rematchPanel } from "./quickplay.js";
 import { replayScreen } from "./replay.js";
 import { RULES } from "./rules.js";
 import * as fabfib from "./games/fabfib.js";
@@ -532,7 +532,7 @@ async function lobbyScreen() {
   clear(
     app,
     h("h1", {}, `Hello, ${api.user.display_name}`),
-    quickPlayPanel(GAMES, (id) => navigate(`#/match/${id}`)),
+    h("div", { class: "columns" }, quickPlayPanel(GAMES, (id) => navigate(`#/match/${id}`)), challengesPanel(GAMES, (id) => navigate(`#/match/${id}`))),
     h("div", { class: "columns" }, newMatchPanel(), h("div", {}, turns, joinPanel(), upgradePanel())),
     h("div", { class: "columns" }, mine, open),
   );

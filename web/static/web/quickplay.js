@@ -1,5 +1,6 @@
 // Quick play (docs/matchmaking.md): a "Play now" button per game that queues, shows the time
-// waited and lets the player cancel; the rematch of a finished match. The public API only.
+// waited and lets the player cancel; the challenges received; the rematch of a finished match.
+// The public API only.
 
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
@@ -163,6 +164,60 @@ export function rematchPanel(matchId, open) {
       h("button", { type: "button", id: "rematch-decline", onclick: act("DELETE") }, mine ? "Withdraw" : "Decline"),
     );
     if (panel.isConnected || !timer) timer = setTimeout(load, 2000);
+  }
+
+  load();
+  return panel;
+}
+
+// The challenges you received: accept or decline the open ones, open the started ones.
+export function challengesPanel(games, open) {
+  const names = Object.fromEntries(Object.entries(games).map(([id, g]) => [id, g.name]));
+  const list = h("ul", { class: "plain" });
+  const panel = h("section", { class: "card-panel", id: "challenges", "aria-label": "challenges received" }, h("h2", {}, "Challenges"), list);
+
+  const answer = (id, verb) => async () => {
+    try {
+      const challenge = await api.post(`/challenges/${id}/${verb}/`, undefined);
+      if (challenge.match) return open(challenge.match);
+    } catch (error) {
+      list.prepend(h("li", { class: "error" }, errorWords(error)));
+      return;
+    }
+    load();
+  };
+
+  async function load() {
+    let challenges;
+    try {
+      ({ challenges } = await api.get("/challenges/"));
+    } catch (error) {
+      clear(list, h("li", { class: "error" }, errorWords(error)));
+      return;
+    }
+    const me = api.user?.id;
+    const received = challenges.filter((c) => c.challenger !== me && (c.status === "open" || c.status === "started"));
+    clear(list);
+    for (const c of received) {
+      const game = names[c.game] || c.game;
+      const seats = 1 + c.players.length + c.bots.length;
+      const mine = c.accepted.includes(me);
+      list.appendChild(
+        h(
+          "li",
+          { "data-challenge": c.id },
+          `${game}, ${seats} seats, ${c.time_control}: from player ${c.challenger} `,
+          c.status === "started"
+            ? h("button", { type: "button", onclick: () => open(c.match) }, "Open")
+            : [
+                mine ? h("span", { class: "muted" }, "accepted, waiting for the others ") : h("button", { type: "button", class: "challenge-accept", onclick: answer(c.id, "accept") }, "Accept"),
+                " ",
+                h("button", { type: "button", class: "challenge-decline", onclick: answer(c.id, "decline") }, "Decline"),
+              ],
+        ),
+      );
+    }
+    if (!received.length) list.appendChild(h("li", { class: "muted" }, "No challenges."));
   }
 
   load();
