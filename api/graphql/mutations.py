@@ -17,6 +17,7 @@ from fibserver.errors import Invalid
 from games import services
 
 from . import inputs
+from . import queue_types as qt
 from . import tournament_types as ev
 from .args import MatchID, SeatArg, view_of
 from .context import context_of, require_user, throttle
@@ -228,6 +229,45 @@ class Mutation:
     )
     switch_event_to_short_format: ev.TournamentType | None = strawberry.mutation(
         resolver=_short_format, deprecation_reason="Use `switchTournamentToShortFormat`."
+    )
+    queue: qt.Ticket = strawberry.mutation(
+        resolver=qt.queue, description="Queue for a table (quick play; REST `POST /api/queue/`)."
+    )
+    cancel_ticket: qt.Ticket = strawberry.mutation(
+        resolver=qt.cancel_ticket, description="Leave the queue at once."
+    )
+    block_player: list[int] = strawberry.mutation(
+        resolver=qt.block_player,
+        description="Block a player (never seated with you); answers the players you block.",
+    )
+    unblock_player: list[int] = strawberry.mutation(
+        resolver=qt.unblock_player, description="Unblock a player; answers the players you block."
+    )
+    follow_player: list[qt.Followed] = strawberry.mutation(
+        resolver=qt.follow_player, description="Follow a player; answers the players you follow."
+    )
+    unfollow_player: list[qt.Followed] = strawberry.mutation(
+        resolver=qt.unfollow_player,
+        description="Stop following a player; answers the players you follow.",
+    )
+    challenge_players: qt.Challenge = strawberry.mutation(
+        resolver=qt.challenge_players,
+        description="Challenge players to a match; it starts when all of them accept.",
+    )
+    accept_challenge: qt.Challenge = strawberry.mutation(
+        resolver=qt.accept_challenge, description="Accept a challenge you received."
+    )
+    decline_challenge: qt.Challenge = strawberry.mutation(
+        resolver=qt.decline_challenge,
+        description="Decline a challenge, or withdraw yours: over for everyone.",
+    )
+    accept_rematch: qt.Rematch = strawberry.mutation(
+        resolver=qt.accept_rematch,
+        description="Offer a rematch of a finished match, or accept the offer: the same seats "
+        "and options, started when every human has accepted.",
+    )
+    decline_rematch: qt.Rematch = strawberry.mutation(
+        resolver=qt.decline_rematch, description="Decline the rematch: it is over for everyone."
     )
 
     @strawberry.mutation(description="The host starts with the places filled so far.")

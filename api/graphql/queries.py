@@ -19,6 +19,7 @@ from games.models import Match
 from games.reads import feeds, leaderboards, lists, replays, views
 
 from . import inputs
+from . import queue_types as qt
 from . import tournament_types as ev
 from .args import MatchID, SeatArg
 from .context import caller, require_user
@@ -196,6 +197,25 @@ class Query:
     )
     my_event_match: ev.TournamentMyMatch | None = strawberry.field(
         resolver=_my_tournament_match, deprecation_reason="Use `myTournamentMatch`."
+    )
+    my_tickets: list[qt.Ticket] = strawberry.field(
+        resolver=qt.my_tickets,
+        description="Your tickets in the quick-play queue (REST `GET /api/queue/`).",
+    )
+    blocked_players: list[int] = strawberry.field(
+        resolver=qt.blocked_players, description="The ids of the players you block."
+    )
+    followed_players: list[qt.Followed] = strawberry.field(
+        resolver=qt.followed_players,
+        description="The players you follow (REST `GET /api/follows/`).",
+    )
+    my_challenges: list[qt.Challenge] = strawberry.field(
+        resolver=qt.my_challenges,
+        description="Challenges you made or received (REST `GET /api/challenges/`).",
+    )
+    rematch: qt.Rematch = strawberry.field(
+        resolver=qt.rematch,
+        description="The rematch of a finished match you played (REST `…/rematch/`).",
     )
 
     @strawberry.field(description="The complete record once the match has finished.")

@@ -17,4 +17,5 @@ urlpatterns = [
     path("api/", include("api.rest.stats_urls")),
     path("api/", include("api.rest.tournament_urls")),
     path("api/", include(notification_urls.documented)),
+    path("api/", include("api.rest.queue_urls")),
 ]

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "notifications",
     "api",
     "web",  # the reference web client at /play/
+    "matchmaking",  # quick play: the queue, the matcher, blocks
 ]
 
 MIDDLEWARE = [
@@ -350,6 +351,8 @@ def _fibserver_settings() -> dict[str, Any]:
         # Idempotency records are kept this long (seconds), then purged every PURGE_SECONDS.
         "IDEMPOTENCY_TTL_SECONDS": int(os.environ.get("FIBSERVER_IDEMPOTENCY_TTL", "86400")),
         "PURGE_SECONDS": float(os.environ.get("FIBSERVER_PURGE_SECONDS", "600")),
+        # The quick-play matcher forms tables from the waiting queue this often (seconds).
+        "QUEUE_SECONDS": float(os.environ.get("FIBSERVER_QUEUE_SECONDS", "0.5")),
         # Ratings and leaderboards (docs/ratings.md). A rating is provisional, and off the
         # rating board, until this many rated matches; the other boards list players with this
         # many matches in the game, and the bluff boards also need this many attempts (bluffs,

@@ -267,17 +267,21 @@ def match_create_seated(
     visibility: str,
     time_control: str,
     decision_seconds: int | None,
+    bots: list[str] | None = None,
 ) -> Match:
-    """A match with ``users`` in seats 0..n-1, in that order, started at once (a round of an
-    event, docs/tournaments.md). The host manages it whether seated or not. The caller holds the
-    transaction."""
+    """A match with ``users`` in seats 0..n-1, in that order, then ``bots`` (their levels) in
+    the next seats, started at once (a round of an event, docs/tournaments.md; a table of the
+    quick-play queue, docs/matchmaking.md). The host manages it whether seated or not. The
+    caller holds the transaction."""
+    bots = list(bots or [])
+    _check_bot_levels(game, bots)
     _rules, normalized, seconds = _check_seated(
-        game, len(users), options, time_control, decision_seconds
+        game, len(users) + len(bots), options, time_control, decision_seconds
     )
     match = Match.objects.create(
         game=game,
         options=normalized,
-        seat_count=len(users),
+        seat_count=len(users) + len(bots),
         visibility=visibility,
         time_control=time_control,
         decision_seconds=seconds,
@@ -287,6 +291,7 @@ def match_create_seated(
     )
     Seat.objects.bulk_create(
         [Seat(match=match, position=p, user=user) for p, user in enumerate(users)]
+        + [Seat(match=match, position=len(users) + k, bot_level=b) for k, b in enumerate(bots)]
     )
     _start(match)
     match.save()
@@ -315,3 +320,45 @@ def _check_seated(
     except ValueError as error:
         raise InvalidOptions(str(error), field="time_control") from None
     return rules, normalized, seconds
+
+
+def match_create_again(*, source: Match, host: User) -> Match:
+    """A new match with ``source``'s options, time control and visibility, every seat held by
+    the same player or a bot of the same level (a rematch, docs/matchmaking.md), started at
+    once. The caller holds the transaction."""
+    seats = seats_of(source)
+    match = Match.objects.create(
+        game=source.game,
+        options=dict(source.options),
+        seat_count=source.seat_count,
+        visibility=source.visibility,
+        time_control=source.time_control,
+        decision_seconds=source.decision_seconds,
+        created_by=host,
+        seed="",
+        seed_commitment="",
+    )
+    Seat.objects.bulk_create(
+        [Seat(match=match, position=s.position, user=s.user, bot_level=s.bot_level) for s in seats]
+    )
+    _start(match)
+    match.save()
+    return match
+
+
+def match_check_set_up(
+    *,
+    game: str,
+    seats: int,
+    options: dict[str, Any],
+    time_control: str,
+    decision_seconds: int | None,
+    bots: list[str],
+) -> dict[str, Any]:
+    """The normalized options of a table to be made later (a challenge, docs/matchmaking.md),
+    or :class:`InvalidOptions` saying what the game does not allow."""
+    _check_bot_levels(game, bots)
+    _rules, normalized, _seconds = _check_seated(
+        game, seats, dict(options), time_control, decision_seconds
+    )
+    return normalized

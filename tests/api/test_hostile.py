@@ -70,6 +70,8 @@ BAD_PATH_VALUES = {
         "%20",
     ],
     "game": ["nope", "%00", "FABFIB", "x" * 3000, "%ED%A0%80", "%20"],
+    "ticket_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
+    "challenge_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
     "player_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
     "n": ["-1", "x", "%00", "%ED%A0%80", "%C2%B2", "%D9%A3", "9" * 40, "9" * 5000, "1.0", "1e3"],
 }
@@ -268,6 +270,8 @@ class Battery:
             "tournament_id": self.player.tournament_id,
             "game": "fabfib",
             "player_id": str(self.player.user.pk),
+            "ticket_id": getattr(self.player, "ticket_id", "1"),
+            "challenge_id": getattr(self.player, "challenge_id", "1"),
             "n": "0",
         }
 
@@ -344,6 +348,13 @@ def arena(monkeypatch: pytest.MonkeyPatch) -> tuple[Player, str]:
     match = player.create(game="fabfib", seats=3, bots=["random", "random"])
     Player("Host").create(game="fabfib", seats=3)
     player.tournament_id = player.post("/api/tournaments/", {"name": "Battery night"}).json()["id"]
+    ticket = player.post("/api/queue/", {"game": "fabfib", "seats_min": 3})
+    player.ticket_id = str(ticket.json()["id"])  # type: ignore[attr-defined]
+    rival = Player("Rival")
+    challenge = player.post(
+        "/api/challenges/", {"players": [rival.user.pk], "game": "fibbers_dice"}
+    )
+    player.challenge_id = str(challenge.json()["id"])  # type: ignore[attr-defined]
     return player, match["id"]
 
 

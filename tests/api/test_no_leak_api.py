@@ -1,5 +1,5 @@
 """No leaks through the API: for two matches that differ only in what seat S cannot see, S's
-view, event feed and error bodies are byte-identical."""
+view, event feed, rematch offer and error bodies are byte-identical."""
 
 from __future__ import annotations
 
@@ -78,6 +78,7 @@ def bodies(client: APIClient, match: Match, seat_user) -> list[str]:
     view = client.get(base)
     out = [view.content, client.get(base + "events/?after=0").content]
     if seat_user is not None:
+        out.append(client.get(base + "rematch/").content)  # the rematch offer (or its refusal)
         for bad in bad_actions(view.json()):
             response = client.post(base + "actions/", bad, format="json")
             assert response.status_code in (400, 403, 409, 422), response.content

@@ -7,6 +7,7 @@
 import { api, ApiError, OfflineError, newKey } from "./api.js";
 import { clear, h, ordinal } from "./dom.js";
 import { actionPanel, fits } from "./legal.js";
+import { challengesPanel, quickPlayPanel, rematchPanel } from "./quickplay.js";
 import { replayScreen } from "./replay.js";
 import { RULES } from "./rules.js";
 import * as fabfib from "./games/fabfib.js";
@@ -531,6 +532,7 @@ async function lobbyScreen() {
   clear(
     app,
     h("h1", {}, `Hello, ${api.user.display_name}`),
+    h("div", { class: "columns" }, quickPlayPanel(GAMES, (id) => navigate(`#/match/${id}`)), challengesPanel(GAMES, (id) => navigate(`#/match/${id}`))),
     h("div", { class: "columns" }, newMatchPanel(), h("div", {}, turns, joinPanel(), upgradePanel())),
     h("div", { class: "columns" }, mine, open),
   );
@@ -1131,6 +1133,7 @@ class MatchScreen {
         : null,
       stats,
       m.status === "finished" ? h("p", {}, h("a", { class: "button", href: `#/replay/${m.id}`, id: "open-replay" }, "Watch the replay step by step")) : null,
+      m.status === "finished" && m.you?.seats?.length ? rematchPanel(m.id, (id) => navigate(`#/match/${id}`)) : null,
       h("p", {}, h("a", { href: "#/" }, "Back to the lobby")),
     );
   }

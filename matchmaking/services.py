@@ -1,0 +1,414 @@
+"""The only writers of the queue: queue, cancel, the matcher's pass, blocks.
+
+A pass (:func:`queue_match`, run by Celery beat or the embedded runner every
+``QUEUE_SECONDS``) locks the waiting tickets it sees (``SKIP LOCKED``: a ticket being cancelled
+is left to the next pass), asks the pure matcher (:mod:`.matcher`) for tables, and makes each an
+ordinary started match through the lobby service (deadlines, bots, ratings as any match), in
+the same transaction that marks its tickets matched: a ticket is seated once or not at all.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from fibserver.errors import Conflict, Forbidden, InvalidOptions, NotFound
+from games.engine import registry
+from games.engine.bots import bot_levels
+from games.engine.core import EngineError
+from games.engine.core import InvalidOptions as EngineInvalidOptions
+from games.models import Career, Match
+from games.rating import START
+from games.services.common import locked, require_seat, seats_of
+from games.services.lobby import match_check_set_up, match_create_again, match_create_seated
+
+from . import matcher
+from .models import Block, Challenge, Challenged, Follow, Rematch, Ticket
+
+log = logging.getLogger(__name__)
+
+#: The time controls a queue table may have (``solo`` is one player and bots: no queue needed).
+TIME_CONTROLS = (Match.TimeControl.LIVE, Match.TimeControl.ASYNC)
+#: A ticket still waiting after this long expires.
+TICKET_SECONDS = {"live": 15 * 60, "async": 24 * 3600}
+#: A rematch offer nobody answered expires after this long.
+REMATCH_SECONDS = {"live": 10 * 60, "async": 7 * 24 * 3600, "solo": 10 * 60}
+#: A challenge nobody answered expires after this long.
+CHALLENGE_SECONDS = {"live": 15 * 60, "async": 7 * 24 * 3600}
+#: The most players one challenge names.
+CHALLENGE_PLAYERS_MAX = 9
+#: The longest a player may ask to wait before bots fill the table.
+BOTS_AFTER_MAX = 600
+
+
+def _check_ticket(
+    game: str, seats_min: int, seats_max: int, time_control: str, bot_level: str
+) -> None:
+    try:
+        rules = registry.get(game)
+    except EngineError as error:
+        raise InvalidOptions(error.reason, field="game") from None
+    if seats_min > seats_max:
+        raise InvalidOptions("seats_min is more than seats_max.", field="seats_min")
+    for seats in range(seats_min, seats_max + 1):
+        try:
+            rules.normalize_options(seats, {})
+        except EngineInvalidOptions as error:
+            raise InvalidOptions(f"{seats} seats: {error.reason}", field="seats_max") from None
+    if time_control not in TIME_CONTROLS:
+        raise InvalidOptions("The queue's time controls are live and async.", field="time_control")
+    if bot_level and bot_level not in bot_levels(game):
+        raise InvalidOptions(
+            f"Unknown bot level {bot_level!r}; levels: {', '.join(bot_levels(game))}.",
+            field="bot_level",
+        )
+
+
+@transaction.atomic
+def ticket_create(
+    *,
+    user: User,
+    game: str,
+    seats_min: int,
+    seats_max: int,
+    time_control: str = Match.TimeControl.LIVE,
+    bots_after: int | None = None,
+    bot_level: str = "",
+) -> Ticket:
+    """Queue ``user`` for a table of ``game``. One waiting ticket per player (409)."""
+    _check_ticket(game, seats_min, seats_max, time_control, bot_level)
+    if bots_after is not None and not bot_level:
+        bot_level = "basic"
+    if Ticket.objects.filter(user=user, status=Ticket.Status.WAITING).exists():
+        raise Conflict("You are already waiting in the queue; cancel that ticket first.")
+    career = Career.objects.filter(user=user, game=game).only("rating").first()
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            return Ticket.objects.create(
+                user=user,
+                game=game,
+                time_control=time_control,
+                seats_min=seats_min,
+                seats_max=seats_max,
+                bots_after=bots_after,
+                bot_level=bot_level if bots_after is not None else "",
+                rating=career.rating if career else START,
+                created_at=now,
+                expires_at=now + timedelta(seconds=TICKET_SECONDS[time_control]),
+            )
+    except IntegrityError:  # a concurrent request of the same player queued first
+        raise Conflict("You are already waiting in the queue; cancel that ticket first.") from None
+
+
+@transaction.atomic
+def ticket_cancel(*, user: User, ticket_id: int) -> Ticket:
+    """Leave the queue at once. A ticket already matched (or over) cannot be cancelled: 409."""
+    ticket = Ticket.objects.select_for_update().filter(pk=ticket_id, user=user).first()
+    if ticket is None:
+        raise NotFound("No such ticket.")
+    if ticket.status != Ticket.Status.WAITING:
+        raise Conflict(f"This ticket is {ticket.status}.", status=ticket.status)
+    ticket.status = Ticket.Status.CANCELLED
+    ticket.ended_at = timezone.now()
+    ticket.save(update_fields=["status", "ended_at"])
+    return ticket
+
+
+@transaction.atomic
+def block_create(*, user: User, player_id: int) -> Block:
+    """``user`` blocks ``player_id``: never seated together, never challenged by them."""
+    if player_id == user.pk:
+        raise InvalidOptions("You cannot block yourself.", field="player")
+    if not User.objects.filter(pk=player_id).exists():
+        raise NotFound("No such player.")
+    block, _ = Block.objects.get_or_create(blocker=user, blocked_id=player_id)
+    Follow.objects.filter(
+        models.Q(follower=user, followed_id=player_id)
+        | models.Q(follower_id=player_id, followed=user)
+    ).delete()
+    return block
+
+
+@transaction.atomic
+def follow_create(*, user: User, player_id: int) -> Follow:
+    """``user`` follows ``player_id`` (not a player who blocks them, or whom they block)."""
+    if player_id == user.pk:
+        raise InvalidOptions("You cannot follow yourself.", field="player")
+    if not User.objects.filter(pk=player_id).exists():
+        raise NotFound("No such player.")
+    if _blocked_either_way(user.pk, player_id):
+        raise Forbidden("You cannot follow this player.")
+    follow, _ = Follow.objects.get_or_create(follower=user, followed_id=player_id)
+    return follow
+
+
+@transaction.atomic
+def follow_delete(*, user: User, player_id: int) -> None:
+    if not Follow.objects.filter(follower=user, followed_id=player_id).delete()[0]:
+        raise NotFound("You do not follow this player.")
+
+
+@transaction.atomic
+def block_delete(*, user: User, player_id: int) -> None:
+    if not Block.objects.filter(blocker=user, blocked_id=player_id).delete()[0]:
+        raise NotFound("You do not block this player.")
+
+
+def _as_ticket(t: Ticket, now: datetime) -> matcher.Ticket:
+    return matcher.Ticket(
+        id=t.pk,
+        player=t.user_id,
+        game=t.game,
+        time_control=t.time_control,
+        seats_min=t.seats_min,
+        seats_max=t.seats_max,
+        rating=t.rating,
+        waited=(now - t.created_at).total_seconds(),
+        bots_after=None if t.bots_after is None else float(t.bots_after),
+        bot_level=t.bot_level,
+    )
+
+
+def _seat(table: matcher.Table, rows: dict[int, Ticket], now: datetime) -> Match | None:
+    members = [rows[i] for i in table.tickets]
+    try:
+        with transaction.atomic():
+            match = match_create_seated(
+                host=members[0].user,
+                game=table.game,
+                users=[m.user for m in members],
+                options={},
+                visibility=Match.Visibility.PUBLIC,
+                time_control=table.time_control,
+                decision_seconds=None,
+                bots=list(table.bots),
+            )
+            Ticket.objects.filter(pk__in=table.tickets).update(
+                status=Ticket.Status.MATCHED, match=match, ended_at=now
+            )
+            return match
+    except Exception:  # one table that cannot start leaves its tickets waiting, not the pass
+        log.exception("queue: table %r could not start", table)
+        return None
+
+
+@transaction.atomic
+def queue_match(*, now: datetime | None = None) -> list[Any]:
+    """One pass of the matcher: expire old tickets, form every table it can. Returns the ids of
+    the matches started."""
+    now = now or timezone.now()
+    Ticket.objects.filter(status=Ticket.Status.WAITING, expires_at__lte=now).update(
+        status=Ticket.Status.EXPIRED, ended_at=now
+    )
+    rows = {
+        t.pk: t
+        for t in Ticket.objects.select_for_update(skip_locked=True, of=("self",))
+        .select_related("user")
+        .filter(status=Ticket.Status.WAITING)
+    }
+    if not rows:
+        return []
+    players = {t.user_id for t in rows.values()}
+    blocks = Block.objects.filter(blocker_id__in=players, blocked_id__in=players).values_list(
+        "blocker_id", "blocked_id"
+    )
+    tables, complete = matcher.match_pass([_as_ticket(t, now) for t in rows.values()], blocks)
+    if not complete:
+        log.info("queue: a search hit its budget; the next pass looks again")
+    started = []
+    for table in tables:
+        match = _seat(table, rows, now)
+        if match is not None:
+            started.append(match.pk)
+    return started
+
+
+def _rematch_table(user: User, match_id: Any) -> tuple[Match, list[int]]:
+    """The finished match (its row locked) and the ids of its human players, for a player of
+    it."""
+    match = locked(match_id)
+    seats = seats_of(match)
+    require_seat(match, seats, user, "Only a player of the match can ask for a rematch.")
+    if match.status != Match.Status.FINISHED:
+        raise Conflict("A rematch is offered once the match has finished.", status=match.status)
+    return match, sorted({s.user_id for s in seats if s.user_id is not None})
+
+
+def _current(match: Match, now: datetime) -> Rematch | None:
+    offer = Rematch.objects.filter(source=match).first()
+    if offer is not None and offer.status == Rematch.Status.OPEN and offer.expires_at <= now:
+        offer.status = Rematch.Status.EXPIRED
+        offer.save(update_fields=["status"])
+    return offer
+
+
+@transaction.atomic
+def rematch_accept(*, user: User, match_id: Any) -> Rematch:
+    """Offer a rematch of a finished match, or accept the offer; the new match starts when
+    every human of the table has accepted. An offer declined or expired is over (409)."""
+    match, humans = _rematch_table(user, match_id)
+    now = timezone.now()
+    offer = _current(match, now)
+    if offer is None:
+        offer = Rematch.objects.create(
+            source=match,
+            accepted=[],
+            created_at=now,
+            expires_at=now + timedelta(seconds=REMATCH_SECONDS[match.time_control]),
+        )
+    if offer.status != Rematch.Status.OPEN:
+        raise Conflict(f"This rematch offer is {offer.status}.", status=offer.status)
+    if user.pk in offer.accepted:
+        raise Conflict("You have accepted this rematch already.")
+    offer.accepted = [*offer.accepted, user.pk]
+    if set(offer.accepted) >= set(humans):
+        host = User.objects.get(pk=offer.accepted[0])
+        offer.match = match_create_again(source=match, host=host)
+        offer.status = Rematch.Status.STARTED
+    offer.save()
+    return offer
+
+
+@transaction.atomic
+def rematch_decline(*, user: User, match_id: Any) -> Rematch:
+    """Decline (or withdraw) a rematch: the offer is over for everyone."""
+    match, _humans = _rematch_table(user, match_id)
+    offer = _current(match, timezone.now())
+    if offer is None:
+        raise NotFound("Nobody has offered a rematch of this match.")
+    if offer.status != Rematch.Status.OPEN:
+        raise Conflict(f"This rematch offer is {offer.status}.", status=offer.status)
+    offer.status = Rematch.Status.DECLINED
+    offer.declined_by = user
+    offer.save(update_fields=["status", "declined_by"])
+    return offer
+
+
+@transaction.atomic
+def rematch_read(*, user: User, match_id: Any) -> tuple[Rematch | None, list[int]]:
+    """The offer (none yet: None) and the table's human players, for a player of the match."""
+    match, humans = _rematch_table(user, match_id)
+    return _current(match, timezone.now()), humans
+
+
+def _blocked_either_way(a: int, b: int) -> bool:
+    return Block.objects.filter(
+        models.Q(blocker_id=a, blocked_id=b) | models.Q(blocker_id=b, blocked_id=a)
+    ).exists()
+
+
+@transaction.atomic
+def challenge_create(
+    *,
+    user: User,
+    players: list[int],
+    game: str,
+    options: dict[str, Any] | None = None,
+    time_control: str = Match.TimeControl.LIVE,
+    decision_seconds: int | None = None,
+    bots: list[str] | None = None,
+) -> Challenge:
+    """Challenge ``players`` (ids, in seat order after the challenger) to a match of ``game``;
+    it starts when every one of them has accepted. A player who blocks the challenger (or whom
+    the challenger blocks) cannot be challenged (403)."""
+    bots = list(bots or [])
+    if user.pk in players:
+        raise InvalidOptions("You cannot challenge yourself.", field="players")
+    if len(set(players)) != len(players):
+        raise InvalidOptions("A player is named twice.", field="players")
+    if time_control not in TIME_CONTROLS:
+        raise InvalidOptions("A challenge is live or async.", field="time_control")
+    found = set(User.objects.filter(pk__in=players).values_list("pk", flat=True))
+    if missing := [p for p in players if p not in found]:
+        raise NotFound(f"No such player: {missing[0]}.")
+    for player in players:
+        if _blocked_either_way(user.pk, player):
+            raise Forbidden(f"Player {player} cannot be challenged by you.")
+    normalized = match_check_set_up(
+        game=game,
+        seats=1 + len(players) + len(bots),
+        options=dict(options or {}),
+        time_control=time_control,
+        decision_seconds=decision_seconds,
+        bots=bots,
+    )
+    now = timezone.now()
+    challenge = Challenge.objects.create(
+        challenger=user,
+        game=game,
+        options=normalized,
+        time_control=time_control,
+        decision_seconds=decision_seconds,
+        bots=bots,
+        created_at=now,
+        expires_at=now + timedelta(seconds=CHALLENGE_SECONDS[time_control]),
+    )
+    Challenged.objects.bulk_create(
+        [Challenged(challenge=challenge, user_id=p, position=i + 1) for i, p in enumerate(players)]
+    )
+    return challenge
+
+
+def _locked_challenge(user: User, challenge_id: int) -> Challenge:
+    challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
+    if challenge is None or not (
+        challenge.challenger_id == user.pk
+        or Challenged.objects.filter(challenge=challenge, user=user).exists()
+    ):
+        raise NotFound("No such challenge.")
+    if challenge.status == Challenge.Status.OPEN and challenge.expires_at <= timezone.now():
+        challenge.status = Challenge.Status.EXPIRED
+        challenge.save(update_fields=["status"])
+    return challenge
+
+
+def _require_open(challenge: Challenge) -> None:
+    if challenge.status != Challenge.Status.OPEN:
+        raise Conflict(f"This challenge is {challenge.status}.", status=challenge.status)
+
+
+@transaction.atomic
+def challenge_accept(*, user: User, challenge_id: int) -> Challenge:
+    """A challenged player accepts; the match starts when every one of them has."""
+    challenge = _locked_challenge(user, challenge_id)
+    _require_open(challenge)
+    invited = list(Challenged.objects.filter(challenge=challenge).order_by("position"))
+    mine = next((c for c in invited if c.user_id == user.pk), None)
+    if mine is None:
+        raise Conflict("You made this challenge: the players you challenged accept it.")
+    if mine.accepted:
+        raise Conflict("You have accepted this challenge already.")
+    mine.accepted = True
+    mine.save(update_fields=["accepted"])
+    if all(c.accepted for c in invited):
+        users = {u.pk: u for u in User.objects.filter(pk__in=[c.user_id for c in invited])}
+        challenge.match = match_create_seated(
+            host=challenge.challenger,
+            game=challenge.game,
+            users=[challenge.challenger, *(users[c.user_id] for c in invited)],
+            options=challenge.options,
+            visibility=Match.Visibility.PRIVATE,
+            time_control=challenge.time_control,
+            decision_seconds=challenge.decision_seconds,
+            bots=list(challenge.bots),
+        )
+        challenge.status = Challenge.Status.STARTED
+        challenge.save(update_fields=["match", "status"])
+    return challenge
+
+
+@transaction.atomic
+def challenge_decline(*, user: User, challenge_id: int) -> Challenge:
+    """A challenged player declines, or the challenger withdraws: over for everyone."""
+    challenge = _locked_challenge(user, challenge_id)
+    _require_open(challenge)
+    challenge.status = Challenge.Status.DECLINED
+    challenge.declined_by = user
+    challenge.save(update_fields=["status", "declined_by"])
+    return challenge
