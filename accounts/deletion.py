@@ -55,7 +55,8 @@ def confirm(*, user: User, password: str | None, token: str | None, current: str
     """The caller confirms: a registered account with its password, a guest with its token
     (``current`` is the token the request was made with)."""
     if user.is_guest:
-        ok = bool(token) and current is not None and secrets.compare_digest(token or "", current)
+        given, calling = (token or "").encode(), (current or "").encode()
+        ok = bool(given) and bool(calling) and secrets.compare_digest(given, calling)
     else:
         ok = bool(password) and user.check_password(password or "")
     if not ok:

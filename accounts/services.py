@@ -75,15 +75,15 @@ def _clean_display_name(display_name: str | None) -> str:
     return name
 
 
-def _check_password(password: str, *, candidate: User) -> None:
+def _check_password(password: str, *, candidate: User, field: str = "password") -> None:
     if not isinstance(password, str) or not password:
-        raise _invalid("password", "A password is required.")
+        raise _invalid(field, "A password is required.")
     if len(password) > PASSWORD_MAX:
-        raise _invalid("password", f"At most {PASSWORD_MAX} characters.")
+        raise _invalid(field, f"At most {PASSWORD_MAX} characters.")
     try:
         validate_password(password, user=candidate)
     except DjangoValidationError as exc:
-        raise _invalid("password", *exc.messages) from exc
+        raise _invalid(field, *exc.messages) from exc
 
 
 def _save_new(user: User) -> None:
@@ -188,7 +188,7 @@ def password_change(*, user: User, current_password: str, new_password: str) -> 
         raise Conflict("A guest account has no password; upgrade it instead.", code="no_password")
     if len(current_password or "") > PASSWORD_MAX or not user.check_password(current_password):
         raise InvalidCredentials("The current password is wrong.")
-    _check_password(new_password, candidate=user)
+    _check_password(new_password, candidate=user, field="new_password")
     user.set_password(new_password)
     user.save(update_fields=["password"])
     for token in Token.objects.filter(user=user):
