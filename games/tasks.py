@@ -48,8 +48,11 @@ def sweep() -> int:
 
 @shared_task(acks_late=True, ignore_result=True)
 def purge() -> int:
-    """Beat, every few minutes: expired idempotency records."""
-    return services.idempotency_purge()
+    """Beat, every few minutes: expired idempotency records, and the usernames of deleted
+    accounts whose grace period has passed."""
+    from accounts.deletion import holds_purge
+
+    return services.idempotency_purge() + holds_purge()
 
 
 @shared_task(acks_late=True, ignore_result=True)

@@ -22,7 +22,7 @@ from accounts.models import User
 
 from ..models import Entry, Match, Seat, Tournament
 from . import schedule
-from .common import locked, seats_of
+from .common import bump, locked, seats_of
 from .lobby import match_leave
 
 
@@ -66,7 +66,10 @@ def _hand_to_bot(match: Match, user: User) -> bool:
         seat.away = True
         seat.timeouts = max(seat.timeouts, settings.FIBSERVER["AWAY_AFTER_TIMEOUTS"])
         seat.save(update_fields=["away", "timeouts"])
-    match.save(update_fields=["updated_at"])  # the views' tags change with it
+    # A new version: a move of theirs read before this commits finds its write refused and
+    # is judged again from a fresh read, which sees the account gone.
+    bump(match)
+    match.save(update_fields=["version", "updated_at"])
     if any(s.must_act for s in seats):
         transaction.on_commit(partial(schedule.bots, match.pk, match.version))
     return True
