@@ -153,6 +153,7 @@ class Mutation:
         self, info: Info, password: str | None = None, token: str | None = None
     ) -> bool | None:
         user = require_user(info)
+        throttle(info, "login", user)
         data = inputs.delete_me(inputs.given(password=password, token=token))
         current = _calling_token(info)
         deletion.confirm(

@@ -216,6 +216,10 @@ class MeView(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = PARSERS
     schema = DeleteWithBodySchema()
+    throttle_scope = "login"  # the deletion checks a password: as many tries as logging in
+
+    def get_throttles(self) -> list[Any]:
+        return [ScopedRateThrottle()] if self.request.method == "DELETE" else []
 
     @extend_schema(
         tags=[TAG],
@@ -244,6 +248,7 @@ class MeView(APIView):
             401,
             413,
             415,
+            429,
             e400="The request does not fit its shape (`invalid`), or the password or token "
             "does not confirm the deletion (`invalid_credentials`).",
         ),

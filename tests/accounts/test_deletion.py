@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from rest_framework.test import APIClient
+from rest_framework.throttling import ScopedRateThrottle
 
 from accounts import deletion
 from accounts.models import AccountDeletion, User, UsernameHold
@@ -193,3 +194,13 @@ def test_the_rebuild_agrees_after_a_deletion():
         match_record_results(match_id=match.pk)
     assert delete_me(client, password=PASSWORD).status_code == 204
     assert services.stats_rebuild(write=False)["differences"] == []
+
+
+def test_confirming_is_throttled_as_logging_in(monkeypatch):
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"login": "2/min"})
+    user, client = registered()
+    for _ in range(2):
+        assert_error(delete_me(client, password="wrong-guess"), 400, "invalid_credentials")
+    assert_error(delete_me(client, password=PASSWORD), 429, "throttled")
+    assert User.objects.get(pk=user.pk).deleted_at is None
+    assert client.get("/api/me/").status_code == 200  # reading is not throttled
