@@ -16,7 +16,7 @@ from accounts.models import AccountDeletion, User, UsernameHold
 from accounts.services import token_issue, user_register
 from games import services, tasks
 from games.models import Career, Entry, Event, Match, RatingPoint, Seat, Tournament
-from games.services import match_record_results
+from games.services import lobby, match_record_results
 from tests.api.helpers import Player, play_to_the_end
 from tests.services.finished import finished_match
 
@@ -204,3 +204,27 @@ def test_confirming_is_throttled_as_logging_in(monkeypatch):
     assert_error(delete_me(client, password=PASSWORD), 429, "throttled")
     assert User.objects.get(pk=user.pk).deleted_at is None
     assert client.get("/api/me/").status_code == 200  # reading is not throttled
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_later_round_seats_a_deleted_entrant_for_the_bot():
+    """A started tournament keeps a deleted player's entry; a round made after the deletion
+    seats the tombstone away from the start, and the bot plays for it."""
+    players = [Player(f"P{i}") for i in range(2)]
+    gone, client = registered()
+    assert delete_me(client, password=PASSWORD).status_code == 204
+    tomb = User.objects.get(pk=gone.pk)
+    match = lobby.match_create_seated(
+        host=players[0].user,
+        game="fibbers_dice",
+        users=[players[0].user, players[1].user, tomb],
+        options={},
+        visibility="public",
+        time_control="live",
+        decision_seconds=None,
+    )
+    assert Seat.objects.get(match=match, user=tomb).away
+    last = play_to_the_end(str(match.pk), players, random.Random(3))
+    assert last["status"] == "finished"
+    decided = Event.objects.filter(match=match, actor=2).exclude(action=None)
+    assert decided.exists() and all(e.by_bot for e in decided)
