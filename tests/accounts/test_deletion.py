@@ -8,6 +8,7 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
@@ -214,15 +215,16 @@ def test_a_later_round_seats_a_deleted_entrant_for_the_bot():
     gone, client = registered()
     assert delete_me(client, password=PASSWORD).status_code == 204
     tomb = User.objects.get(pk=gone.pk)
-    match = lobby.match_create_seated(
-        host=players[0].user,
-        game="fibbers_dice",
-        users=[players[0].user, players[1].user, tomb],
-        options={},
-        visibility="public",
-        time_control="live",
-        decision_seconds=None,
-    )
+    with transaction.atomic():  # as a tournament's round is made: the bot runs on commit
+        match = lobby.match_create_seated(
+            host=players[0].user,
+            game="fibbers_dice",
+            users=[players[0].user, players[1].user, tomb],
+            options={},
+            visibility="public",
+            time_control="live",
+            decision_seconds=None,
+        )
     assert Seat.objects.get(match=match, user=tomb).away
     last = play_to_the_end(str(match.pk), players, random.Random(3))
     assert last["status"] == "finished"
