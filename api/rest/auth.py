@@ -1,12 +1,13 @@
-"""Accounts over REST: guest, register, login, upgrade, logout and ``me``.
+"""Accounts over REST: guest, register, login, upgrade, logout, ``me`` (read, delete) and the
+password change (docs/accounts.md).
 
 Thin views (docs/architecture.md): each validates its input with its own serializer, calls one
 service in :mod:`accounts.services` and renders :class:`UserOutSerializer`. Errors use the one shape
 ``{"error": {"code", "message", ...}}`` from :mod:`api.errors`.
 
 Tokens: ``Authorization: Bearer <token>`` (or DRF's ``Token <token>``). A user has one token,
-shared by their devices; logout revokes it everywhere. Upgrading a guest keeps the same user
-and the same token.
+shared by their devices; logout, a password change and a deletion revoke it everywhere.
+Upgrading a guest keeps the same user and the same token.
 """
 
 from __future__ import annotations
