@@ -1,7 +1,15 @@
-from django.contrib import admin
-from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from __future__ import annotations
 
-from accounts.models import User
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from accounts.deletion import account_delete
+from accounts.models import AccountDeletion, User
+from fibserver.errors import AppError
 
 
 @admin.register(User)
@@ -17,3 +25,47 @@ class UserAdmin(BaseUserAdmin):
         *BaseUserAdmin.add_fieldsets,
         ("Player", {"fields": ("display_name", "is_guest")}),
     )
+    actions = ["delete_accounts"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """A user row is never removed by hand: accounts are deleted (anonymized) by the
+        "Delete the selected accounts" action, through the same service as the player's."""
+        return False
+
+    def has_delete_accounts_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("accounts.change_user")
+
+    @admin.action(
+        description="Delete the selected accounts (anonymize, as the player would)",
+        permissions=["delete_accounts"],
+    )
+    def delete_accounts(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        staff = request.user if isinstance(request.user, User) else None
+        done = 0
+        for user in queryset.only("pk"):
+            try:
+                account_delete(user=user, staff=staff)
+            except AppError as error:
+                self.message_user(request, f"user {user.pk}: {error.message}", messages.WARNING)
+            else:
+                done += 1
+        if done:
+            self.message_user(request, f"Deleted {done} account(s).", messages.SUCCESS)
+
+
+@admin.register(AccountDeletion)
+class AccountDeletionAdmin(admin.ModelAdmin):
+    """The audit trail of deletions: read-only."""
+
+    list_display = ("deleted_at", "subject_id", "by", "staff")
+    list_filter = ("by",)
+    readonly_fields = ("deleted_at", "subject_id", "by", "staff")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -34,6 +34,9 @@ class User(AbstractUser):
         help_text="Created with one call and no password; may be upgraded to a full account.",
     )
     display_name = models.CharField(max_length=40, blank=True)
+    #: When the account was deleted (:mod:`accounts.deletion`): the row stays as an anonymous
+    #: tombstone so that the matches of the other players keep their seat.
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects: ClassVar[UserManager] = UserManager()  # type: ignore[assignment,misc]
 
@@ -53,3 +56,38 @@ class User(AbstractUser):
     def public_name(self) -> str:
         """What other players see: the display name, else the username."""
         return self.display_name or self.username
+
+
+class UsernameHold(models.Model):
+    """A deleted account's username, held back for a grace period so that nobody can take it
+    over at once. Only a hash of the lower-cased name is kept."""
+
+    name_hash = models.CharField(max_length=64, unique=True)
+    until = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"held until {self.until:%Y-%m-%d}"
+
+
+class AccountDeletion(models.Model):
+    """The audit record of one account deletion: whose (the id only), by whom and when; no
+    personal data."""
+
+    class By(models.TextChoices):
+        SELF = "self"
+        STAFF = "staff"
+
+    #: The deleted user's id (not a foreign key: the record says nothing else about them).
+    subject_id = models.BigIntegerField(db_index=True)
+    by = models.CharField(max_length=8, choices=By.choices)
+    #: The staff member who ran it (null when the player deleted their own account).
+    staff = models.ForeignKey(
+        "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    deleted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-deleted_at"]
+
+    def __str__(self) -> str:
+        return f"user {self.subject_id} deleted by {self.by} at {self.deleted_at:%Y-%m-%d %H:%M}"

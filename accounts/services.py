@@ -6,8 +6,10 @@ would become a 500:
 
 - ``invalid`` (Invalid): a field is malformed; ``fields`` maps field -> messages
 - ``invalid_credentials`` (Invalid): login failed, the same whether or not the user exists
-- ``username_taken`` (Conflict): the username is in use (compared case-insensitively)
+- ``username_taken`` (Conflict): the username is in use (compared case-insensitively), or
+  held for a while after its account was deleted (:mod:`accounts.deletion`)
 - ``not_a_guest`` (Conflict): only guest accounts can be upgraded
+- ``no_password`` (Conflict): a guest has no password to change
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from accounts.deletion import username_held
 from accounts.models import User
 from fibserver.errors import AppError, Conflict, Invalid, InvalidCredentials, Unavailable
 
@@ -58,7 +61,7 @@ def _clean_username(username: str, *, exclude_pk: int | None = None) -> str:
     taken = User.objects.filter(username__iexact=username)
     if exclude_pk is not None:
         taken = taken.exclude(pk=exclude_pk)
-    if taken.exists():
+    if taken.exists() or username_held(username):
         raise _username_taken()
     return username
 
@@ -72,15 +75,15 @@ def _clean_display_name(display_name: str | None) -> str:
     return name
 
 
-def _check_password(password: str, *, candidate: User) -> None:
+def _check_password(password: str, *, candidate: User, field: str = "password") -> None:
     if not isinstance(password, str) or not password:
-        raise _invalid("password", "A password is required.")
+        raise _invalid(field, "A password is required.")
     if len(password) > PASSWORD_MAX:
-        raise _invalid("password", f"At most {PASSWORD_MAX} characters.")
+        raise _invalid(field, f"At most {PASSWORD_MAX} characters.")
     try:
         validate_password(password, user=candidate)
     except DjangoValidationError as exc:
-        raise _invalid("password", *exc.messages) from exc
+        raise _invalid(field, *exc.messages) from exc
 
 
 def _save_new(user: User) -> None:
@@ -174,3 +177,20 @@ def guest_upgrade(
     except IntegrityError as exc:
         raise _username_taken() from exc
     return user
+
+
+@transaction.atomic
+def password_change(*, user: User, current_password: str, new_password: str) -> tuple[User, str]:
+    """Check the current password, set the new one, and revoke the old token: every device is
+    signed out; the caller gets the new token."""
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if user.is_guest:
+        raise Conflict("A guest account has no password; upgrade it instead.", code="no_password")
+    if len(current_password or "") > PASSWORD_MAX or not user.check_password(current_password):
+        raise InvalidCredentials("The current password is wrong.")
+    _check_password(new_password, candidate=user, field="new_password")
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    for token in Token.objects.filter(user=user):
+        token.delete()  # one by one: each deletion drops the token's cache entry
+    return user, token_issue(user=user)

@@ -52,8 +52,11 @@ def sweep() -> int:
 
 @shared_task(acks_late=True, ignore_result=True)
 def purge() -> int:
-    """Beat, every few minutes: expired idempotency records, old notifications."""
-    purged = services.idempotency_purge()
+    """Beat, every few minutes: expired idempotency records, old notifications, and the
+    usernames of deleted accounts whose grace period has passed."""
+    from accounts.deletion import holds_purge
+
+    purged = services.idempotency_purge() + holds_purge()
     notification_services.notifications_purge()
     return purged
 

@@ -22,7 +22,7 @@ from games.engine import registry
 from games.engine.bots import bot_levels
 from games.engine.core import EngineError
 from games.engine.core import InvalidOptions as EngineInvalidOptions
-from games.models import Career, Match
+from games.models import Career, Match, Seat
 from games.rating import START
 from games.services.common import locked, require_seat, seats_of
 from games.services.lobby import match_check_set_up, match_create_again, match_create_seated
@@ -412,3 +412,19 @@ def challenge_decline(*, user: User, challenge_id: int) -> Challenge:
     challenge.declined_by = user
     challenge.save(update_fields=["status", "declined_by"])
     return challenge
+
+
+def player_depart(*, user: User) -> None:
+    """An account is being deleted (inside its transaction): its tickets leave the queue
+    (waiting on a matcher pass that holds one, so a table that pass forms is seated before the
+    account's seats are settled), and every open challenge or rematch offer it is part of is
+    declined, since it could never start without them."""
+    Ticket.objects.filter(user=user).delete()
+    mine = models.Q(challenger=user) | models.Q(invited__user=user)
+    Challenge.objects.filter(mine, status=Challenge.Status.OPEN).update(
+        status=Challenge.Status.DECLINED
+    )
+    played = Seat.objects.filter(user=user).values("match_id")
+    Rematch.objects.filter(source_id__in=played, status=Rematch.Status.OPEN).update(
+        status=Rematch.Status.DECLINED
+    )

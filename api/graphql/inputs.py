@@ -34,6 +34,14 @@ def upgrade(data: dict[str, Any]) -> dict[str, Any]:
     return validate(accounts.UpgradeIn, data)
 
 
+def delete_me(data: dict[str, Any]) -> dict[str, Any]:
+    return validate(accounts.DeleteMeIn, data)
+
+
+def password_change(data: dict[str, Any]) -> dict[str, Any]:
+    return validate(accounts.PasswordChangeIn, data)
+
+
 def match_create(data: dict[str, Any]) -> dict[str, Any]:
     return matches.validate_create(data)
 

@@ -10,6 +10,7 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from accounts import deletion
 from accounts import services as accounts
 from api.play.matches import options_summary
 from api.play.moves import THROTTLE_SCOPE, submit_move
@@ -31,6 +32,13 @@ from .types import (
 )
 
 # --- Mutations -------------------------------------------------------------------------------
+
+
+def _calling_token(info: Info) -> str | None:
+    """The token the call was made with (``Authorization: Bearer <token>`` or ``Token``)."""
+    header = str(context_of(info).meta.get("HTTP_AUTHORIZATION", ""))
+    parts = header.split()
+    return parts[1] if len(parts) == 2 else None
 
 
 def _signed_in(user: Any, token: str) -> AuthPayload:
@@ -136,6 +144,38 @@ class Mutation:
     def logout(self, info: Info) -> bool | None:
         accounts.token_revoke(user=require_user(info))
         return True
+
+    @strawberry.mutation(
+        description="Delete the calling account (REST `DELETE /api/me/`): a registered "
+        "account confirms with its `password`, a guest with its own `token`. See "
+        "docs/accounts.md for what is deleted and what is kept."
+    )
+    def delete_account(
+        self, info: Info, password: str | None = None, token: str | None = None
+    ) -> bool | None:
+        user = require_user(info)
+        throttle(info, "login", user)
+        data = inputs.delete_me(inputs.given(password=password, token=token))
+        current = _calling_token(info)
+        deletion.confirm(
+            user=user, current=current, password=data.get("password"), token=data.get("token")
+        )
+        deletion.account_delete(user=user)
+        return True
+
+    @strawberry.mutation(
+        description="Change the calling account's password (REST `POST /api/me/password/`): "
+        "every old token is revoked; the new one comes back."
+    )
+    def change_password(
+        self, info: Info, current_password: str, new_password: str
+    ) -> AuthPayload | None:
+        user = require_user(info)
+        throttle(info, "login", user)
+        data = inputs.password_change(
+            inputs.given(current_password=current_password, new_password=new_password)
+        )
+        return _signed_in(*accounts.password_change(user=user, **data))
 
     @strawberry.mutation(description="Create a match; it starts at once when every seat is full.")
     def create_match(self, info: Info, input: CreateMatchInput) -> MatchView | None:

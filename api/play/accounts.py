@@ -109,13 +109,16 @@ def _password_rules() -> tuple[int, bool]:
     return max(lengths), numeric
 
 
-def password_field(help_text: str = "", *, new: bool = False) -> StrictCharField:
+def password_field(
+    help_text: str = "", *, new: bool = False, required: bool = True
+) -> StrictCharField:
     """A password; a ``new`` one documents what the validators can say in a schema (the
     others, similarity and common passwords, answer 400 with ``fields.password``)."""
     min_length, not_numeric = _password_rules() if new else (1, False)
     return StrictCharField(
         max_length=PASSWORD_MAX,
         min_length=min_length,
+        required=required,
         write_only=True,
         style={"input_type": "password"},
         pattern=r"^(?![0-9]+$)[^\x00]*$" if not_numeric else None,
@@ -150,3 +153,18 @@ class UpgradeIn(StrictInput):
     username = username_field()
     password = password_field(new=True)
     display_name = display_name_field(help_text="Omit to keep the guest's current display name.")
+
+
+class DeleteMeIn(StrictInput):
+    password = password_field("A registered account confirms with its password.", required=False)
+    token = StrictCharField(
+        max_length=64,
+        required=False,
+        write_only=True,
+        help_text="A guest (no password) confirms with its own token, the one it calls with.",
+    )
+
+
+class PasswordChangeIn(StrictInput):
+    current_password = password_field("The password in use now.")
+    new_password = password_field(new=True)

@@ -1,12 +1,13 @@
-"""Accounts over REST: guest, register, login, upgrade, logout and ``me``.
+"""Accounts over REST: guest, register, login, upgrade, logout, ``me`` (read, delete) and the
+password change (docs/accounts.md).
 
 Thin views (docs/architecture.md): each validates its input with its own serializer, calls one
 service in :mod:`accounts.services` and renders :class:`UserOutSerializer`. Errors use the one shape
 ``{"error": {"code", "message", ...}}`` from :mod:`api.errors`.
 
 Tokens: ``Authorization: Bearer <token>`` (or DRF's ``Token <token>``). A user has one token,
-shared by their devices; logout revokes it everywhere. Upgrading a guest keeps the same user
-and the same token.
+shared by their devices; logout, a password change and a deletion revoke it everywhere.
+Upgrading a guest keeps the same user and the same token.
 """
 
 from __future__ import annotations
@@ -22,11 +23,20 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts import services
-from api.play.accounts import GuestIn, LoginIn, RegisterIn, UpgradeIn, UserOutSerializer
+from accounts import deletion, services
+from api.play.accounts import (
+    DeleteMeIn,
+    GuestIn,
+    LoginIn,
+    PasswordChangeIn,
+    RegisterIn,
+    UpgradeIn,
+    UserOutSerializer,
+)
 from api.play.fields import validate
 
 from .openapi import responses as r
+from .openapi.accounts import DeleteWithBodySchema
 from .parsers import LimitedJSONParser
 
 TAG = "auth"
@@ -205,6 +215,12 @@ class LogoutView(APIView):
 
 class MeView(APIView):
     permission_classes = [IsAuthenticated]
+    parser_classes = PARSERS
+    schema = DeleteWithBodySchema()
+    throttle_scope = "login"  # the deletion checks a password: as many tries as logging in
+
+    def get_throttles(self) -> list[Any]:
+        return [ScopedRateThrottle()] if self.request.method == "DELETE" else []
 
     @extend_schema(
         tags=[TAG],
@@ -214,3 +230,70 @@ class MeView(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(UserOutSerializer(request.user).data)
+
+    @extend_schema(
+        tags=[TAG],
+        operation_id="me_destroy",
+        summary="Delete my account",
+        description="A registered account confirms with its `password`, a guest with its "
+        "own `token`. At once: every token is revoked, the name is replaced everywhere by "
+        'an anonymous label ("Deleted player 7f3a"), careers and rating history are '
+        "deleted (the account leaves every leaderboard), lobby seats are freed and active "
+        "seats are played by the takeover bot to the end. The username stays taken for "
+        f"{deletion.USERNAME_HOLD_DAYS} days. What is kept and why: docs/accounts.md. "
+        "Calling again: 401 (the token is gone).",
+        request=DeleteMeIn,
+        responses=r.answers(
+            {204: None},
+            400,
+            401,
+            413,
+            415,
+            429,
+            e400="The request does not fit its shape (`invalid`), or the password or token "
+            "does not confirm the deletion (`invalid_credentials`).",
+        ),
+    )
+    def delete(self, request: Request) -> Response:
+        data = validate(DeleteMeIn, request.data)
+        current = getattr(request.auth, "key", None)
+        deletion.confirm(user=request.user, current=current, **_confirming(data))
+        deletion.account_delete(user=request.user)
+        django_logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _confirming(data: dict[str, Any]) -> dict[str, Any]:
+    return {"password": data.get("password"), "token": data.get("token")}
+
+
+class PasswordChangeView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "login"
+    parser_classes = PARSERS
+
+    @extend_schema(
+        tags=[TAG],
+        operation_id="me_password_change",
+        summary="Change my password",
+        description="Checks the current password and sets the new one. The old token is "
+        "revoked (every device is signed out) and a new one comes back in the response. A "
+        "guest has no password (`409 no_password`): it upgrades instead.",
+        request=PasswordChangeIn,
+        responses=r.answers(
+            {200: TokenOutSerializer},
+            400,
+            401,
+            409,
+            413,
+            415,
+            429,
+            e400=PASSWORD_400 + " A wrong current password: `invalid_credentials`.",
+            e409="A guest has no password to change (`no_password`).",
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = validate(PasswordChangeIn, request.data)
+        user, token = services.password_change(user=request.user, **data)
+        return _token_response(user, token, status_code=status.HTTP_200_OK)

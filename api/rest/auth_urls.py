@@ -11,4 +11,5 @@ urlpatterns = [
     path("auth/upgrade/", auth.UpgradeView.as_view(), name="auth-upgrade"),
     path("auth/logout/", auth.LogoutView.as_view(), name="auth-logout"),
     path("me/", auth.MeView.as_view(), name="me"),
+    path("me/password/", auth.PasswordChangeView.as_view(), name="me-password"),
 ]

@@ -14,6 +14,8 @@
 - :mod:`.results`      the end-of-match work, exactly once per match: careers, ratings,
                        rating history and leaderboards (their rules in :mod:`.tally`);
 - :mod:`.rebuild`      the same aggregates rebuilt from the whole match history;
+- :mod:`.departure`    a deleted player's seats and entries settled (lobby seats freed,
+                       active seats to the takeover bot: :mod:`accounts.deletion`);
 - :mod:`.schedule`     follow-up work queued on commit (tasks are sent by name: services never
                        import ``games.tasks``);
 - :mod:`.housekeeping` clean-up of expired records;

@@ -17,6 +17,7 @@ from fibserver.errors import (
     Forbidden,
     IdempotencyKeyReused,
     IllegalActionError,
+    NotAuthenticated,
     StaleVersion,
 )
 
@@ -144,6 +145,9 @@ def _acting_seat(
     (404 for a private match), not that seat, the match not active, a stale version, not the
     caller's turn — checked in that order, so a refusal never reveals more than a view does."""
     mine = require_seat(match, seats, user, "You have no seat in this match.")
+    if any(s.user is not None and not s.user.is_active for s in mine):
+        # read with the match: an account deleted since the caller was authenticated
+        raise NotAuthenticated("This account has been deleted.", code="authentication_failed")
     if seat is not None:
         mine = [s for s in mine if s.position == seat]
         if not mine:

@@ -289,8 +289,13 @@ def match_create_seated(
         seed="",
         seed_commitment="",
     )
+    # An entrant whose account was deleted meanwhile (a tournament's later round) is played
+    # by the takeover bot from the start, as in the matches they were in (services.departure).
     Seat.objects.bulk_create(
-        [Seat(match=match, position=p, user=user) for p, user in enumerate(users)]
+        [
+            Seat(match=match, position=p, user=user, away=user.deleted_at is not None)
+            for p, user in enumerate(users)
+        ]
         + [Seat(match=match, position=len(users) + k, bot_level=b) for k, b in enumerate(bots)]
     )
     _start(match)

@@ -13,6 +13,8 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from accounts.models import User
+
 from .. import boards
 from ..models import Career, Match, RatingPoint, RecordedMatch, Seat
 from .results import decision_counts, facts_of
@@ -88,7 +90,11 @@ def _replay(
             chunk = []
     points += _replay_chunk(chunk, careers, thresholds, relabel)
     matches += len(chunk)
-    return list(careers.values()), points, matches
+    # A deleted player took part in the matches they played (the others' ratings stay as
+    # they were) but keeps no career and no rating history.
+    gone = set(User.objects.filter(deleted_at__isnull=False).values_list("pk", flat=True))
+    kept = [c for c in careers.values() if c.user_id not in gone]
+    return kept, [p for p in points if p.user_id not in gone], matches
 
 
 def _replay_chunk(
@@ -102,8 +108,12 @@ def _replay_chunk(
     ids = [record.match_id for record in chunk]
     users: dict[Any, list[int | None]] = {}
     rows = Seat.objects.filter(match_id__in=ids).order_by("match_id", "position")
-    for match_id, user_id in rows.values_list("match_id", "user_id"):
-        users.setdefault(match_id, []).append(user_id)
+    ended = {record.match_id: record.match.finished_at for record in chunk}
+    for match_id, user_id, deleted in rows.values_list("match_id", "user_id", "user__deleted_at"):
+        # A seat whose player was deleted before the match ended was a bot's (as recorded).
+        end = ended[match_id]
+        gone = deleted is not None and (end is None or deleted <= end)
+        users.setdefault(match_id, []).append(None if gone else user_id)
     decisions = decision_counts(ids)
     points: list[RatingPoint] = []
     for record in chunk:

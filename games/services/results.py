@@ -34,8 +34,11 @@ def match_record_results(*, match_id: MatchId) -> bool:
         match.results_recorded = True  # (and nothing for the sweep to queue again)
         match.save(update_fields=["results_recorded"])
         return False
-    seats = list(Seat.objects.filter(match=match).order_by("position").values_list("user_id"))
-    facts = facts_of(match, [user_id for (user_id,) in seats], decision_counts([match.pk]))
+    seats = Seat.objects.filter(match=match).order_by("position")
+    rows = seats.values_list("user_id", "user__deleted_at")
+    # A deleted player's seat counts as a bot's: no career, no rating for the tombstone.
+    users = [None if deleted is not None else user_id for user_id, deleted in rows]
+    facts = facts_of(match, users, decision_counts([match.pk]))
     user_ids = [p.user_id for p in facts.participants]  # sorted: locks taken in one order
     Career.objects.bulk_create(
         [Career(user_id=u, game=match.game) for u in user_ids], ignore_conflicts=True

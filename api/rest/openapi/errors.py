@@ -47,7 +47,7 @@ ERRORS: dict[int, tuple[str, list[str], dict[str, Schema], str]] = {
     404: ("NotFoundError", ["not_found"], {}, "No such match (or not one you may see)."),
     409: (
         "ConflictError",
-        ["conflict", "stale_version", "username_taken", "not_a_guest"],
+        ["conflict", "stale_version", "username_taken", "not_a_guest", "no_password"],
         {
             "version": described(NAT, "With `stale_version`: the match's current version."),
             "status": MATCH_STATUS,
