@@ -66,7 +66,7 @@ API_PORT = int(os.environ.get("PERF_PORT", "8101"))
 FOLLOW_PORT = API_PORT + 1
 FLOOR_PORT = API_PORT + 2
 #: The shared floor, read-only: started from there, nothing of it copied here.
-FLOOR_DIR = ROOT.parent / "shared" / "bench" / "floor"
+FLOOR_DIR = Path(os.environ.get("PERF_FLOOR", ROOT.parent / "shared" / "bench" / "floor"))
 #: The game and seats the moves are measured with (as the floor's reference figures were).
 GAME, SEATS = "fibbers_dice", 2
 HOST = "127.0.0.1"
