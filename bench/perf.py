@@ -22,9 +22,16 @@ One command, bounded run time (about three minutes with the defaults). It
    follower), woken by moves paced to a target number of deliveries per second;
 6. writes ``bench/RESULTS.md`` (``--out``).
 
-The floor (``bench/perf_floor.py``) is a plain DRF + ORM view doing the move transaction's
-shape (lock, update, insert, commit) and a plain DRF + ORM read of a match view's rows;
-it is served by the same gunicorn workers, in the same run, so every figure is a ratio to it.
+The floor is the shared reference app in ``../shared/bench/floor/`` (a plain Django + DRF
+move: one ``select_for_update``, one ``save(update_fields=...)``, one event insert, a ~960 B
+answer; its GET one ``values_list`` and the same answer). It is started from there, untouched:
+in a temporary virtualenv (``uv venv`` + its ``requirements.txt``, or ``--floor-venv``), on a
+database of its own next to the benchmark's (``<name>_floor``, migrated and seeded with its
+``seed`` command), with gunicorn and the same number of sync workers as the API. Every
+scenario runs against it and the project in turn, round after round (floor, project, floor,
+project, ...), with the same client and load; the report gives the median over the rounds of
+each round's project ÷ floor, and the server CPU per request by process (the gunicorn
+workers, the PostgreSQL backends of the scenario's database, the Redis server).
 """
 
 from __future__ import annotations
@@ -57,6 +64,11 @@ sys.path.insert(0, str(ROOT))
 #: benchmarks on one machine each take their own pair.
 API_PORT = int(os.environ.get("PERF_PORT", "8101"))
 FOLLOW_PORT = API_PORT + 1
+FLOOR_PORT = API_PORT + 2
+#: The shared floor, read-only: started from there, nothing of it copied here.
+FLOOR_DIR = Path(os.environ.get("PERF_FLOOR", ROOT.parent / "shared" / "bench" / "floor"))
+#: The game and seats the moves are measured with (as the floor's reference figures were).
+GAME, SEATS = "fibbers_dice", 2
 HOST = "127.0.0.1"
 QUEUE = "fib-perf"
 
@@ -154,7 +166,10 @@ class Run:
     seconds: float = 0.0
     app_cpu: float = 0.0
     db_cpu: float = 0.0
+    redis_cpu: float = 0.0
     client_cpu: float = 0.0
+    #: Requests per second of each round (the medians of the ratios are taken over these).
+    rounds: list[float] = field(default_factory=list)
 
     @property
     def count(self) -> int:
@@ -167,7 +182,10 @@ class Run:
         self.seconds += other.seconds
         self.app_cpu += other.app_cpu
         self.db_cpu += other.db_cpu
+        self.redis_cpu += other.redis_cpu
         self.client_cpu += other.client_cpu
+        if other.seconds:
+            self.rounds.append(other.count / other.seconds)
 
 
 def pct(values: list[float], p: float) -> float:
@@ -182,12 +200,18 @@ Source = Callable[[int], Iterator[tuple[bytes, tuple[int, ...]]]]
 
 
 async def closed_loop(
-    name: str, port: int, clients: int, seconds: float, source: Source, most: int = 0
+    name: str,
+    port: int,
+    clients: int,
+    seconds: float,
+    source: Source,
+    most: int = 0,
+    floor: bool = False,
 ) -> Run:
     """``clients`` clients in closed loop for ``seconds`` (or ``most`` requests each)."""
     run = Run(name)
     stop = time.monotonic() + seconds
-    meter = CpuMeter()
+    meter = CpuMeter(floor=floor)
 
     async def client(index: int) -> None:
         conn = Conn(port)
@@ -234,36 +258,50 @@ def children(pid: int) -> list[int]:
 class Servers:
     api_pids: list[int] = []
     follow_pids: list[int] = []
+    floor_pids: list[int] = []
+    floor_db: str = ""
+    redis_pid: int = 0
 
 
-def db_backends() -> list[int]:
+def db_backends(database: str = "") -> list[int]:
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-            "AND pid <> pg_backend_pid()"
+            "SELECT pid FROM pg_stat_activity WHERE datname = COALESCE(NULLIF(%s, ''), "
+            "current_database()) AND pid <> pg_backend_pid()",
+            [database],
         )
         return [r[0] for r in cursor.fetchall()]
 
 
 class CpuMeter:
-    """Server CPU seconds over a window: the API (or follower) processes and the database
-    backends of the benchmark database (backends opened during the window count from zero;
-    those closed during it are lost, which under-counts the follower's short connections)."""
+    """Server CPU seconds over a window: the API's (the follower's, the floor's) processes,
+    the database backends of its database (backends opened during the window count from
+    zero; those closed during it are lost, which under-counts the follower's short
+    connections) and the Redis server (shared with whatever else uses it on the machine)."""
 
-    def __init__(self, follower: bool = False) -> None:
+    def __init__(self, follower: bool = False, floor: bool = False) -> None:
         self.follower = follower
+        self.floor = floor
 
     def _pids(self) -> list[int]:
+        if self.floor:
+            return Servers.floor_pids
         return Servers.follow_pids if self.follower else Servers.api_pids
+
+    def _db(self) -> str:
+        return Servers.floor_db if self.floor else ""
 
     def start(self) -> None:
         self.app0 = {p: proc_cpu(p) for p in self._pids()}
-        self.db0 = {p: proc_cpu(p) for p in db_backends()}
+        self.db0 = {p: proc_cpu(p) for p in db_backends(self._db())}
+        self.redis0 = proc_cpu(Servers.redis_pid) if Servers.redis_pid else 0.0
         self.me0 = time.process_time()
 
     def stop(self, run: Run) -> None:
         run.app_cpu += sum(proc_cpu(p) - self.app0.get(p, 0.0) for p in self._pids())
-        run.db_cpu += sum(proc_cpu(p) - self.db0.get(p, 0.0) for p in db_backends())
+        run.db_cpu += sum(proc_cpu(p) - self.db0.get(p, 0.0) for p in db_backends(self._db()))
+        if Servers.redis_pid:
+            run.redis_cpu += proc_cpu(Servers.redis_pid) - self.redis0
         run.client_cpu += time.process_time() - self.me0
 
 
@@ -313,27 +351,25 @@ def prepare(clients: int, matches_per_client: int, follow_matches: int) -> dict[
     users = [guest_create(display_name=f"Bench {i}") for i in range(clients * 4)]
     per_client: list[list[Script]] = []
     for c in range(clients):
-        players = users[c * 4 : c * 4 + 4]
+        players = users[c * 4 : c * 4 + SEATS]
         scripts = []
         for _ in range(matches_per_client):
-            match = new_match("skull", 4, players)
+            match = new_match(GAME, SEATS, players)
             tokens = seat_tokens(match, players)
             scripts.append(script_of(match, tokens, rng))
         per_client.append(scripts)
     # Views: one mid-game match per client (its first moves applied in-process).
     views = []
     for c in range(clients):
-        players = users[c * 4 : c * 4 + 4]
-        match = new_match("skull", 4, players)
+        players = users[c * 4 : c * 4 + SEATS]
+        match = new_match(GAME, SEATS, players)
         tokens = seat_tokens(match, players)
         script = script_of(match, tokens, rng)
-        for token, body in script.moves[:6]:
+        for token, body in script.moves[:2]:
             user = next(u for u, t in players if t == token)
             action = {k: v for k, v in body.items() if k != "expected_version"}
             services.action_submit(match_id=match.pk, user=user, action=action)
         views.append((str(match.pk), players[0][1]))
-    # Floor matches: one per client, moved only by the floor.
-    floors = [str(new_match("skull", 4, users[c * 4 : c * 4 + 4]).pk) for c in range(clients)]
     # Lobby matches for the open list.
     for i in range(30):
         services.match_create(user=users[i % len(users)][0], game="fabfib", seats=5)
@@ -349,7 +385,6 @@ def prepare(clients: int, matches_per_client: int, follow_matches: int) -> dict[
     return {
         "scripts": per_client,
         "views": views,
-        "floors": floors,
         "follow": follow,
         "tokens": [t for _, t in users],
     }
@@ -444,14 +479,7 @@ def production_shape(workers: int) -> Iterator[None]:
     )
     try:
         for port in (API_PORT, FOLLOW_PORT):
-            for _ in range(100):
-                with contextlib.suppress(OSError):
-                    import socket
-
-                    socket.create_connection((HOST, port), timeout=1).close()
-                    break
-                time.sleep(0.2)
-        time.sleep(2)
+            wait_for_port(port)
         Servers.api_pids = children(api.pid)
         Servers.follow_pids = [follow.pid]
         assert len(Servers.api_pids) == workers, Servers.api_pids
@@ -465,6 +493,105 @@ def production_shape(workers: int) -> Iterator[None]:
                 p.wait(10)
             except subprocess.TimeoutExpired:
                 os.killpg(p.pid, signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def shared_floor(workers: int, venv: str) -> Iterator[None]:
+    """The shared floor app, started from its folder (read-only, nothing copied): a virtualenv
+    with its requirements (``venv``, or a new temporary one), its own database next to the
+    benchmark's, migrated and seeded with its ``seed`` command, gunicorn with ``workers`` sync
+    workers on ``FLOOR_PORT``."""
+    import shutil
+    import tempfile
+
+    app = FLOOR_DIR / "floorapp"
+    assert app.is_dir(), f"no floor at {FLOOR_DIR}"
+    if not venv:
+        venv = str(Path(tempfile.mkdtemp(prefix="fib-perf-floor-")) / "venv")
+        uv = shutil.which("uv")
+        assert uv, "uv is needed to make the floor's virtualenv (or pass --floor-venv)"
+        subprocess.run([uv, "venv", "-q", "--python", "3.11", venv], check=True)
+        subprocess.run(
+            [
+                uv,
+                "pip",
+                "install",
+                "-q",
+                "-p",
+                f"{venv}/bin/python",
+                "-r",
+                str(FLOOR_DIR / "requirements.txt"),
+            ],
+            check=True,
+        )
+    db = settings.DATABASES["default"]
+    name = f"{db['NAME']}_floor"
+    Servers.floor_db = name
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        if cursor.fetchone() is None:
+            cursor.execute(f'CREATE DATABASE "{name}"')
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "PGFLOOR_PORT": str(db.get("PORT") or 5432),
+        "FLOOR_DB": name,
+    }
+    py = f"{venv}/bin/python"
+    for command in (["migrate", "-v", "0"], ["seed"]):
+        subprocess.run([py, "manage.py", *command], cwd=app, env=env, check=True)
+    log = open(f"/tmp/fib-perf-floor-{API_PORT}.log", "ab")  # noqa: SIM115 (open while it runs)
+    server = subprocess.Popen(
+        [
+            f"{venv}/bin/gunicorn",
+            "floorproj.wsgi:application",
+            "-w",
+            str(workers),
+            "-k",
+            "sync",
+            "-b",
+            f"{HOST}:{FLOOR_PORT}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=app,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+    )
+    try:
+        wait_for_port(FLOOR_PORT)
+        Servers.floor_pids = children(server.pid)
+        assert len(Servers.floor_pids) == workers, Servers.floor_pids
+        yield
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+
+
+def wait_for_port(port: int) -> None:
+    import socket
+
+    for _ in range(100):
+        with contextlib.suppress(OSError):
+            socket.create_connection((HOST, port), timeout=1).close()
+            break
+        time.sleep(0.2)
+    time.sleep(2)
+
+
+def floor_move_body() -> dict[str, Any]:
+    """The floor's own move body (its ``payloads.MOVE``), read from its folder."""
+    sys.path.insert(0, str(FLOOR_DIR))
+    try:
+        import payloads  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(FLOOR_DIR))
+    return {"move": payloads.MOVE}
 
 
 # --- Scenarios ---------------------------------------------------------------------------
@@ -482,11 +609,34 @@ def move_source(scripts: list[list[Script]]) -> Source:
     return source
 
 
-def floor_move_source(floors: list[str]) -> Source:
+def move_get_source(scripts: list[list[Script]]) -> Source:
+    """Each move, then the view of the seat to act next (as its player's client would fetch
+    it, woken by the move): two requests a move."""
+
     def source(index: int) -> Iterator[tuple[bytes, tuple[int, ...]]]:
-        raw = http("POST", f"/bench/floor/{floors[index]}/move/", None, {"type": "play", "card": 1})
+        while scripts[index]:
+            script = scripts[index][0]
+            while script.moves:
+                token, body = script.moves.pop(0)
+                yield http("POST", f"/api/matches/{script.match_id}/actions/", token, body), (200,)
+                after = script.moves[0][0] if script.moves else token
+                yield http("GET", f"/api/matches/{script.match_id}/", after), (200,)
+            scripts[index].pop(0)
+
+    return source
+
+
+def floor_move_source(with_get: bool = False) -> Source:
+    """The floor's move on a match of its own per client (ids 1 to 1,000), and its GET."""
+    body = floor_move_body()
+
+    def source(index: int) -> Iterator[tuple[bytes, tuple[int, ...]]]:
+        raw = http("POST", f"/move/{index % 1000 + 1}", None, body)
+        get = http("GET", f"/view/{index % 1000 + 1}")
         while True:
             yield raw, (200,)
+            if with_get:
+                yield get, (200,)
 
     return source
 
@@ -694,30 +844,50 @@ def client_gc_pauses() -> Iterator[list[float]]:
 # --- Report ------------------------------------------------------------------------------
 
 
+def median_ratio(run: Run, floor: Run) -> float:
+    """The median over the rounds of this round's rate ÷ the floor's in the same round."""
+    ratios = sorted(a / b for a, b in zip(run.rounds, floor.rounds, strict=False) if b)
+    if not ratios:
+        return float("nan")
+    mid = len(ratios) // 2
+    return ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
+
+
 def row(run: Run, floor: Run | None) -> str:
     rps = run.count / run.seconds if run.seconds else 0.0
-    ratio = f"{rps / (floor.count / floor.seconds):.2f}×" if floor and floor.count else "—"
-    cpu = 1000 * run.app_cpu / run.count if run.count else float("nan")
-    db = 1000 * run.db_cpu / run.count if run.count else float("nan")
-    cpu_ratio = "—"
+    ratio = f"{median_ratio(run, floor):.2f}×" if floor and floor.count else "—"
+    spread = (
+        f"{min(run.rounds):,.0f}–{max(run.rounds):,.0f}" if len(run.rounds) > 1 else f"{rps:,.0f}"
+    )
+
+    def per(seconds: float) -> float:
+        return 1000 * seconds / run.count if run.count else float("nan")
+
+    cpu_ratio = total_ratio = "—"
     if floor and floor.count and floor.app_cpu:
         cpu_ratio = f"{(run.app_cpu / run.count) / (floor.app_cpu / floor.count):.2f}×"
+        mine = run.app_cpu + run.db_cpu + run.redis_cpu
+        theirs = floor.app_cpu + floor.db_cpu + floor.redis_cpu
+        total_ratio = f"{(mine / run.count) / (theirs / floor.count):.2f}×"
     statuses = ", ".join(f"{k}: {v}" for k, v in sorted(run.statuses.items()))
     return (
-        f"| {run.name} | {run.count} | {rps:,.0f} | {ratio} "
+        f"| {run.name} | {run.count} | {rps:,.0f} | {spread} | {ratio} "
         f"| {1000 * pct(run.latencies, 50):.1f} | {1000 * pct(run.latencies, 99):.1f} "
-        f"| {cpu:.2f} | {cpu_ratio} | {db:.2f} | {statuses} |"
+        f"| {per(run.app_cpu):.2f} | {per(run.db_cpu):.2f} | {per(run.redis_cpu):.2f} "
+        f"| {cpu_ratio} | {total_ratio} | {statuses} |"
     )
 
 
 async def main_async(args: argparse.Namespace, data: dict[str, Any]) -> str:
-    views, floors = data["views"], data["floors"]
+    views = data["views"]
     tags = await etags(views)
     n = args.clients
     scenarios: list[tuple[str, str | None, Source]] = [
-        ("floor move", None, floor_move_source(floors)),
+        ("floor move", None, floor_move_source()),
         ("move", "floor move", move_source(data["scripts"])),
-        ("floor GET", None, repeat(lambda i: http("GET", f"/bench/floor/{views[i][0]}/"))),
+        ("floor move + GET", None, floor_move_source(with_get=True)),
+        ("move + next seat's GET", "floor move + GET", move_get_source(data["scripts"])),
+        ("floor GET", None, repeat(lambda i: http("GET", f"/view/{i % 1000 + 1}"))),
         (
             "view GET 200",
             "floor GET",
@@ -748,11 +918,16 @@ async def main_async(args: argparse.Namespace, data: dict[str, Any]) -> str:
         keep = {name.strip() for name in args.only.split(",")}
         scenarios = [sc for sc in scenarios if sc[0] in keep]
     totals: dict[str, Run] = {name: Run(name) for name, _, _ in scenarios}
+
+    def port(name: str) -> int:
+        return FLOOR_PORT if name.startswith("floor") else API_PORT
+
     for name, _floor, source in scenarios:  # warm every worker up (first requests import)
-        await closed_loop(name, API_PORT, n, 60, source, most=args.warmup)
+        await closed_loop(name, port(name), n, 60, source, most=args.warmup)
     for r in range(args.rounds):
         for name, _floor, source in scenarios:
-            run = await closed_loop(name, API_PORT, n, args.seconds, source)
+            floor = name.startswith("floor")
+            run = await closed_loop(name, port(name), n, args.seconds, source, floor=floor)
             totals[name].merge(run)
             print(
                 f"round {r + 1} {name}: {run.count / run.seconds:,.0f}/s "
@@ -762,7 +937,7 @@ async def main_async(args: argparse.Namespace, data: dict[str, Any]) -> str:
     profiles = []
     if args.profile:
         for name, _floor, source in scenarios:
-            if name in ("move", "view GET 200", "floor move"):
+            if name in ("move", "view GET 200"):
                 profiles.append((name, await profiled(name, n, args.seconds * 2, source)))
     follows = []
     await asyncio.to_thread(settle_database)
@@ -875,28 +1050,39 @@ def report(
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
     ).stdout.strip()
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
     lines = [
-        "# Performance: the production shape against the floor",
+        "# Performance: the production shape against the shared floor",
         "",
         f"Generated by `bench/perf.py --rounds {args.rounds} --seconds {args.seconds} "
-        f"--clients {args.clients}` at commit `{commit}` on "
+        f"--clients {args.clients} --workers {args.workers}` at commit `{commit}` on "
         f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC ({os.cpu_count()} cores, shared with "
-        "other work). gunicorn 4 sync workers (API and floor), uvicorn (follower), a Celery "
-        "worker and beat, PostgreSQL, Redis, DEBUG off (production settings). Every scenario "
-        f"ran {args.rounds}× for {args.seconds} s, interleaved with the others, at "
-        f"{args.clients} clients in closed loop; figures are summed over the rounds.",
+        f"other work: load average {load} at the end). The floor: `../shared/bench/floor/` "
+        f"started from there, gunicorn {args.workers} sync workers; the API: gunicorn "
+        f"{args.workers} sync workers, uvicorn (follower), a Celery worker and beat, "
+        "PostgreSQL, Redis, DEBUG off (production settings); moves: Fibber's Dice, 2 seats. "
+        f"Every scenario ran {args.rounds}× for {args.seconds} s, interleaved (floor, project, "
+        f"floor, project, ...), at {args.clients} clients in closed loop with the same client.",
         "",
-        "| scenario | requests | req/s | ÷ floor | p50 ms | p99 ms | app CPU ms/req "
-        "| CPU ÷ floor | DB CPU ms/req | statuses |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| scenario | requests | req/s | req/s by round | ÷ floor (median of rounds) "
+        "| p50 ms | p99 ms | server CPU ms/req | PostgreSQL CPU ms/req | Redis CPU ms/req "
+        "| server CPU ÷ floor | all CPU ÷ floor | statuses |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, floor, _ in scenarios:
         lines.append(row(totals[name], totals.get(floor) if floor else None))
     lines += [
         "",
-        "`÷ floor` is throughput over the floor's throughput in the same run (moves: the floor "
-        "move; reads: the floor GET). App CPU: the gunicorn workers' user+system time per "
-        "request; DB CPU: the PostgreSQL backends of the benchmark database per request.",
+        "`÷ floor` is the median over the rounds of the throughput over the floor's in the same "
+        "round (moves: the floor's move; a move and the next seat's GET: the floor's move and "
+        "its GET, two requests a move on both sides; reads: the floor's GET). Server CPU: the "
+        "gunicorn workers' user+system time per request; PostgreSQL CPU: the backends of the "
+        "scenario's database; Redis CPU: the Redis server's (shared with the machine's other "
+        "work, so an upper bound); all CPU: the three together.",
+    ]
+    if not follows:
+        return "\n".join(lines) + "\n"
+    lines += [
         "",
         "## Followers",
         "",
@@ -936,8 +1122,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=4.0)
     parser.add_argument("--warmup", type=int, default=10, help="requests per client, scenario")
-    parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--matches", type=int, default=30, help="move matches per client")
+    parser.add_argument("--workers", type=int, default=5)
+    parser.add_argument(
+        "--floor-venv", default="", help="a virtualenv with the floor's requirements (or a new one)"
+    )
+    parser.add_argument("--matches", type=int, default=60, help="move matches per client")
     parser.add_argument("--follow-matches", type=int, default=100)
     parser.add_argument("--waiters", type=int, nargs="*", default=[1000, 4000])
     parser.add_argument("--deliveries", type=float, default=1000.0)
@@ -963,7 +1152,8 @@ def main() -> None:
     redis.Redis.from_url(settings.REDIS_URL).flushdb()
     data = prepare(args.clients, args.matches, args.follow_matches)
     connection.close()
-    with production_shape(args.workers):
+    Servers.redis_pid = int(redis.Redis.from_url(settings.REDIS_URL).info("server")["process_id"])
+    with shared_floor(args.workers, args.floor_venv), production_shape(args.workers):
         # uvloop: the load generator's own CPU per request is less than half of asyncio's
         # loop (0.12 against 0.28 ms against a hello-world gunicorn here), so it takes less of
         # the two cores the servers are measured on.
