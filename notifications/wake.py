@@ -4,12 +4,7 @@ only delays a follower until its next re-check of the inbox."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
-
-from django.conf import settings
-
-log = logging.getLogger(__name__)
 
 
 def user_key(user_id: int) -> str:
@@ -17,14 +12,9 @@ def user_key(user_id: int) -> str:
 
 
 def wake_users(users: Iterable[int]) -> None:
-    if not settings.REDIS_URL:
-        return
-    from games.notify import CHANNEL, _redis
+    """Queue a wake-up per user on the match-changed publisher (off the change's critical
+    path, in the same pipelined round trip as the match's own message)."""
+    from games.notify import publish
 
-    try:
-        pipe = _redis().pipeline(transaction=False)
-        for user in users:
-            pipe.publish(CHANNEL, f"{user_key(user)}:0")
-        pipe.execute()
-    except Exception:  # followers re-check the inbox on their own; never fail a change
-        log.warning("could not wake the inbox followers", exc_info=True)
+    for user in users:
+        publish(user_key(user), 0)
