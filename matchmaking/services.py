@@ -26,6 +26,7 @@ from games.models import Career, Match, Seat
 from games.rating import START
 from games.services.common import locked, require_seat, seats_of
 from games.services.lobby import match_check_set_up, match_create_again, match_create_seated
+from notifications import outbox
 
 from . import matcher
 from .models import Block, Challenge, Challenged, Follow, Rematch, Ticket
@@ -125,7 +126,7 @@ def block_create(*, user: User, player_id: int) -> Block:
     """``user`` blocks ``player_id``: never seated together, never challenged by them."""
     if player_id == user.pk:
         raise InvalidOptions("You cannot block yourself.", field="player")
-    if not User.objects.filter(pk=player_id).exists():
+    if not _players().filter(pk=player_id).exists():
         raise NotFound("No such player.")
     block, _ = Block.objects.get_or_create(blocker=user, blocked_id=player_id)
     Follow.objects.filter(
@@ -140,7 +141,7 @@ def follow_create(*, user: User, player_id: int) -> Follow:
     """``user`` follows ``player_id`` (not a player who blocks them, or whom they block)."""
     if player_id == user.pk:
         raise InvalidOptions("You cannot follow yourself.", field="player")
-    if not User.objects.filter(pk=player_id).exists():
+    if not _players().filter(pk=player_id).exists():
         raise NotFound("No such player.")
     if _blocked_either_way(user.pk, player_id):
         raise Forbidden("You cannot follow this player.")
@@ -262,6 +263,7 @@ def rematch_accept(*, user: User, match_id: Any) -> Rematch:
             created_at=now,
             expires_at=now + timedelta(seconds=REMATCH_SECONDS[match.time_control]),
         )
+        outbox.rematch_offered(match, offer.pk, [h for h in humans if h != user.pk])
     if offer.status != Rematch.Status.OPEN:
         raise Conflict(f"This rematch offer is {offer.status}.", status=offer.status)
     if user.pk in offer.accepted:
@@ -297,6 +299,11 @@ def rematch_read(*, user: User, match_id: Any) -> tuple[Rematch | None, list[int
     return _current(match, timezone.now()), humans
 
 
+def _players() -> models.QuerySet[User]:
+    """The accounts one can block, follow or challenge: not a deleted one."""
+    return User.objects.filter(deleted_at__isnull=True)
+
+
 def _blocked_either_way(a: int, b: int) -> bool:
     return Block.objects.filter(
         models.Q(blocker_id=a, blocked_id=b) | models.Q(blocker_id=b, blocked_id=a)
@@ -324,7 +331,7 @@ def challenge_create(
         raise InvalidOptions("A player is named twice.", field="players")
     if time_control not in TIME_CONTROLS:
         raise InvalidOptions("A challenge is live or async.", field="time_control")
-    found = set(User.objects.filter(pk__in=players).values_list("pk", flat=True))
+    found = set(_players().filter(pk__in=players).values_list("pk", flat=True))
     if missing := [p for p in players if p not in found]:
         raise NotFound(f"No such player: {missing[0]}.")
     for player in players:
@@ -352,6 +359,7 @@ def challenge_create(
     Challenged.objects.bulk_create(
         [Challenged(challenge=challenge, user_id=p, position=i + 1) for i, p in enumerate(players)]
     )
+    outbox.challenged(challenge, players)
     return challenge
 
 

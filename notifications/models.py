@@ -25,6 +25,8 @@ class Kind(models.TextChoices):
     DEADLINE_REMINDER = "deadline_reminder"
     TAKEOVER = "takeover"
     WEBHOOK_DISABLED = "webhook_disabled"
+    CHALLENGED = "challenged"
+    REMATCH_OFFERED = "rematch_offered"
 
 
 class Channel(models.TextChoices):

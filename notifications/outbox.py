@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
@@ -145,6 +145,35 @@ def takeover(match: Match, seat: Seat) -> None:
                 key=f"takeover:{match.pk}:{match.version}:{seat.position}",
             )
         ]
+    )
+
+
+def challenged(challenge: Any, players: Iterable[int]) -> None:
+    """``challenged``: each player named in a challenge (its id, so a tap opens it)."""
+    _insert(
+        Notification(
+            user_id=player,
+            kind=Kind.CHALLENGED,
+            data={"game": challenge.game, "challenge": challenge.pk},
+            key=f"challenge:{challenge.pk}",
+        )
+        for player in players
+    )
+
+
+def rematch_offered(match: Match, offer: int, players: Iterable[int]) -> None:
+    """``rematch_offered``: the other humans of a finished match, when one offers a rematch
+    (the match is the finished one: its rematch is answered at ``/rematch/``)."""
+    _insert(
+        Notification(
+            user_id=player,
+            kind=Kind.REMATCH_OFFERED,
+            match_id=match.pk,
+            version=match.version,
+            data={"game": match.game},
+            key=f"rematch:{offer}",
+        )
+        for player in players
     )
 
 

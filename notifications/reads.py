@@ -72,6 +72,7 @@ def _render(row: Notification, events: list[Event]) -> dict[str, Any]:
         "reason": data.get("reason"),
         "placements": data.get("placements"),
         "url": data.get("url"),
+        "challenge": data.get("challenge"),
         "events": [event_for(e, row.seat) for e in events],
         "created_at": row.created_at.isoformat(),
         "read_at": row.read_at.isoformat() if row.read_at else None,

@@ -38,6 +38,8 @@ class NotificationKind(Enum):
     DEADLINE_REMINDER = _value("deadline_reminder")
     TAKEOVER = _value("takeover")
     WEBHOOK_DISABLED = _value("webhook_disabled")
+    CHALLENGED = _value("challenged")
+    REMATCH_OFFERED = _value("rematch_offered")
 
 
 @strawberry.enum(description="A way a notification leaves the inbox.")
@@ -65,6 +67,9 @@ class Notification:
     reason: str | None
     placements: list[int] | None
     url: str | None
+    challenge_id: int | None = strawberry.field(
+        description="The challenge to answer (`challenged`)."
+    )
     events: list[MatchEvent]
     created_at: datetime
     read_at: datetime | None
@@ -84,6 +89,7 @@ class Notification:
             reason=d["reason"],
             placements=d["placements"],
             url=d["url"],
+            challenge_id=d["challenge"],
             events=[MatchEvent.of(e) for e in d["events"]],
             created_at=datetime.fromisoformat(d["created_at"]),
             read_at=_when(d["read_at"]),

@@ -18,6 +18,8 @@ SUBJECTS = {
     "deadline_reminder": "Time is running out for your move",
     "takeover": "A bot took a decision for you",
     "webhook_disabled": "A webhook of yours was disabled",
+    "challenged": "You have been challenged",
+    "rematch_offered": "A rematch is offered",
 }
 
 

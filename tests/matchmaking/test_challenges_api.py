@@ -105,3 +105,22 @@ def test_strangers_and_odd_ids_get_404():
     assert a.get("/api/challenges/abc/").status_code == 404
     assert a.post("/api/challenges/0/decline/").status_code == 404
     assert challenge(a, a, game="fibbers_dice").status_code == 422
+
+
+def test_the_challenged_players_and_the_rematch_table_are_told_in_their_inbox():
+    a, b, c = Player("A"), Player("B"), Player("C")
+    made = challenge(a, b, c).json()
+    for player in (b, c):
+        inbox = player.get("/api/me/notifications/").json()
+        assert_fits("NotificationPageOut", inbox)
+        told = [n for n in inbox["results"] if n["kind"] == "challenged"]
+        assert [(n["challenge"], n["game"], n["match"]) for n in told] == [
+            (made["id"], "fabfib", None)
+        ]
+    assert not [n for n in a.get("/api/me/notifications/").json()["results"]]
+    # Challenging a deleted account is a 404, as for any unknown player.
+    gone = Player("Gone")
+    assert gone.client.delete("/api/me/", {"token": gone.token}, format="json").status_code == 204
+    refused = challenge(a, gone, b)
+    assert refused.status_code == 404
+    assert a.post("/api/follows/", {"player": gone.user.pk}).status_code == 404

@@ -86,3 +86,15 @@ def test_alone_against_bots_the_rematch_starts_at_once():
     match = finished_match("skull", [a.user, "basic", "basic"], [1, 2, 3])
     answer = rematch(a, match).json()
     assert answer["status"] == "started"
+
+
+def test_the_other_humans_are_told_of_a_rematch_offer():
+    a, b, match = table()
+    assert rematch(a, match).status_code in (200, 201)
+    told = [n for n in b.get("/api/me/notifications/").json()["results"]]
+    assert [(n["kind"], n["match"]) for n in told] == [("rematch_offered", str(match.pk))]
+    assert not a.get("/api/me/notifications/").json()["results"]
+    started = rematch(b, match).json()
+    kinds = [n["kind"] for n in b.get("/api/me/notifications/").json()["results"]]
+    assert kinds.count("rematch_offered") == 1 and "match_started" in kinds  # told once
+    assert started["status"] == "started"

@@ -44,6 +44,9 @@ NOTIFICATION = define(
             "reason": nullable(string("How the match ended (`match_ended`).")),
             "placements": nullable(arr(integer(1))),
             "url": nullable(string("The webhook (`webhook_disabled`).")),
+            "challenge": nullable(
+                integer(1, description="The challenge to answer (`challenged`).")
+            ),
             "events": arr(ref("EventOut")),
             "created_at": DATETIME,
             "read_at": nullable(DATETIME),
