@@ -111,8 +111,9 @@ def test_a_bad_auth_length_and_private_endpoints_are_refused(settings):
 
 
 def test_anonymous_callers_get_401_and_ids_not_yours_404(local):
-    from accounts.services import guest_create
     from rest_framework.test import APIClient
+
+    from accounts.services import guest_create
 
     anonymous = APIClient()
     for response in (
@@ -143,8 +144,9 @@ def test_at_most_so_many_subscriptions(settings):
 
 
 def test_the_vapid_key_is_a_p256_point_and_stable(local):
-    from accounts.services import guest_create
     from cryptography.hazmat.primitives.asymmetric import ec
+
+    from accounts.services import guest_create
 
     from .push_receiver import unb64
 
