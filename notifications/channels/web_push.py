@@ -123,7 +123,7 @@ def message_of(payload: dict[str, Any]) -> bytes:
         "type": "notification",
         "title": "fibserver: " + SUBJECTS.get(kind, kind),
         "body": text_of(payload).strip(),
-        "url": f"/play/?match={payload['match']}" if payload.get("match") else "/play/",
+        "url": f"/play/#/match/{payload['match']}" if payload.get("match") else "/play/",
         "notification": payload,
     }
     data = orjson.dumps(body)

@@ -70,7 +70,7 @@ def test_a_move_is_pushed_encrypted_and_vapid_signed_to_the_next_players_browser
             assert note["match"] == str(match.pk) and note["version"] == match.version
             assert note["seat"] in waiting
             assert message["title"] == "fibserver: Your turn"
-            assert message["url"] == f"/play/?match={match.pk}"
+            assert message["url"] == f"/play/#/match/{match.pk}"
         assert all(h["urgency"] == "high" for h in service.headers)
     sent = Delivery.objects.filter(channel="web_push")
     assert sent.exists() and {d.status for d in sent} == {"sent"}
