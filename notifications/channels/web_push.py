@@ -68,11 +68,10 @@ def _key_of(configured: str, secret: str) -> ec.EllipticCurvePrivateKey:
             raise ValueError("VAPID_PRIVATE_KEY is not an EC key")
         return key
     if configured:
-        raw = unb64url(configured)
-    else:
-        raw = HKDF(
-            algorithm=hashes.SHA256(), length=32, salt=b"fibserver vapid", info=b"web push"
-        ).derive(secret.encode())
+        return ec.derive_private_key(int.from_bytes(unb64url(configured), "big"), ec.SECP256R1())
+    raw = HKDF(
+        algorithm=hashes.SHA256(), length=32, salt=b"fibserver vapid", info=b"web push"
+    ).derive(secret.encode())
     order = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
     return ec.derive_private_key(int.from_bytes(raw, "big") % (order - 1) + 1, ec.SECP256R1())
 

@@ -184,3 +184,33 @@ def test_push_subscriptions_in_graphql(local):
     assert a.error(DELETE, id=0)["extensions"]["code"] == "not_found"
     anonymous = GqlPlayer(anonymous=True).error("{ pushSubscriptions { id } }")
     assert anonymous["extensions"]["code"] == "not_authenticated"
+
+
+def test_vapid_key_makes_a_key_the_channel_accepts(settings):
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("vapid_key", stdout=out)
+    private_line, public_line = out.getvalue().splitlines()
+    private = private_line.split("=", 1)[1]
+    settings.NOTIFICATIONS = {**LOCAL, "VAPID_PRIVATE_KEY": private}
+    assert web_push.public_key() == public_line.split(": ", 1)[1]
+
+
+def test_a_pem_vapid_key_is_accepted(settings):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode()
+    settings.NOTIFICATIONS = {**LOCAL, "VAPID_PRIVATE_KEY": pem}
+    point = key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    assert web_push.public_key() == b64(point)
