@@ -73,6 +73,7 @@ ERASURE: dict[str, Decision] = {
     "notifications.Notification.user": delete("the user's inbox (and its delivery records)"),
     "notifications.Preference.user": delete("the user's notification settings"),
     "notifications.Webhook.user": delete("the user's webhooks (and their delivery records)"),
+    "notifications.PushSubscription.user": delete("the user's browsers' push subscriptions"),
     # matchmaking
     "matchmaking.Ticket.user": handled(
         "matchmaking.services.player_depart: the user's tickets leave the queue"

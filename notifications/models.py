@@ -6,6 +6,8 @@
   the inbox until the reminder sweep finds its decision still pending when it is due.
 - :class:`Preference`: per user, which kinds go to which channel, quiet hours and reminders.
 - :class:`Webhook`: a user's HTTPS endpoint and its signing secret.
+- :class:`PushSubscription`: a browser's Web Push subscription (its push service endpoint and
+  the keys its payloads are encrypted to).
 - :class:`Delivery`: one notification to one channel target, with every attempt recorded.
 
 Write through :mod:`notifications.services` (and the commit step's one hook,
@@ -32,6 +34,7 @@ class Kind(models.TextChoices):
 class Channel(models.TextChoices):
     WEBHOOK = "webhook"
     EMAIL = "email"
+    WEB_PUSH = "web_push"
 
 
 class Notification(models.Model):
@@ -115,6 +118,25 @@ class Webhook(models.Model):
         return self.url
 
 
+class PushSubscription(models.Model):
+    """A browser's ``PushSubscription``: where its push service takes messages for it, and the
+    keys (RFC 8291) they are encrypted to. One endpoint belongs to one account: the browser
+    that registers it again, for another account, moves it there."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    #: The browser's P-256 public key (uncompressed point, base64url).
+    p256dh = models.CharField(max_length=100)
+    #: The browser's 16-byte authentication secret (base64url).
+    auth = models.CharField(max_length=32)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.endpoint
+
+
 class Delivery(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -127,6 +149,11 @@ class Delivery(models.Model):
     )
     channel = models.CharField(max_length=16, choices=Channel.choices)
     webhook = models.ForeignKey(Webhook, null=True, blank=True, on_delete=models.CASCADE)
+    #: A Web Push delivery's subscription (null once the push service said it is gone: the
+    #: record of the attempts stays).
+    push = models.ForeignKey(
+        PushSubscription, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     #: Every attempt: ``{"at": iso time, "ok": bool, "detail": str}``.
     attempts = models.JSONField(default=list)
@@ -138,6 +165,11 @@ class Delivery(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["notification", "channel", "webhook"], name="delivery_unique_target"
+            ),
+            models.UniqueConstraint(
+                fields=["notification", "push"],
+                name="delivery_unique_push",
+                condition=models.Q(push__isnull=False),
             ),
         ]
 

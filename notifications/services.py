@@ -18,7 +18,7 @@ from fibserver.errors import Conflict, NotFound
 from games.models import Match, Seat
 
 from . import prefs
-from .models import Channel, Delivery, Kind, Notification, Preference, Webhook
+from .models import Channel, Delivery, Kind, Notification, Preference, PushSubscription, Webhook
 from .wake import wake_users
 
 
@@ -95,6 +95,38 @@ def webhook_delete(*, user: User, webhook_id: int) -> None:
         raise NotFound("No such webhook.")
 
 
+# --- Web Push subscriptions -------------------------------------------------------------------
+
+
+@transaction.atomic
+def push_subscribe(
+    *, user: User, endpoint: str, p256dh: str, auth: str
+) -> tuple[PushSubscription, bool]:
+    """Register a browser's push subscription (checked by the request's declaration). The same
+    endpoint again updates its keys; registered by another account, it moves to this one (the
+    browser is theirs now). Returns the subscription and whether it is new to this account."""
+    found = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+    if found is not None and found.user_id == user.pk:
+        if (found.p256dh, found.auth) != (p256dh, auth):
+            found.p256dh, found.auth = p256dh, auth
+            found.save(update_fields=["p256dh", "auth"])
+        return found, False
+    mine = PushSubscription.objects.filter(user=user).count()
+    if mine >= _setting("MAX_PUSH_SUBSCRIPTIONS", 10):
+        raise Conflict("You have as many push subscriptions as you may have; delete one first.")
+    if found is not None:
+        found.delete()
+    return PushSubscription.objects.create(
+        user=user, endpoint=endpoint, p256dh=p256dh, auth=auth
+    ), True
+
+
+def push_unsubscribe(*, user: User, subscription_id: int) -> None:
+    deleted, _ = PushSubscription.objects.filter(user=user, pk=subscription_id).delete()
+    if not deleted:
+        raise NotFound("No such push subscription.")
+
+
 # --- The reminder sweep ------------------------------------------------------------------------
 
 
@@ -161,10 +193,10 @@ def notifications_purge(*, keep_days: int | None = None) -> int:
 
 def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
     """Hand the notifications not yet dispatched to their channels: a :class:`Delivery` per active
-    webhook and per channel the player wants (email with an address), not before the end of
-    their quiet hours. Returns how many notifications it handed on (``limit``: there may be
-    more) and the deliveries created, to be sent by the channel tasks. Rows are claimed with
-    ``SKIP LOCKED``: two relays never take the same one."""
+    webhook, per push subscription and per channel the player wants (email with an address),
+    not before the end of their quiet hours. Returns how many notifications it handed on
+    (``limit``: there may be more) and the deliveries created, to be sent by the channel tasks.
+    Rows are claimed with ``SKIP LOCKED``: two relays never take the same one."""
     now = timezone.now()
     with transaction.atomic():
         rows = list(
@@ -178,6 +210,9 @@ def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
         hooks: dict[int, list[int]] = {}
         for hook in Webhook.objects.filter(user_id__in=users, active=True).only("id", "user_id"):
             hooks.setdefault(hook.user_id, []).append(hook.pk)
+        pushes: dict[int, list[int]] = {}
+        for sub in PushSubscription.objects.filter(user_id__in=users).only("id", "user_id"):
+            pushes.setdefault(sub.user_id, []).append(sub.pk)
         emails = dict(
             User.objects.filter(pk__in=users).exclude(email="").values_list("pk", "email")
         )
@@ -193,6 +228,16 @@ def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
                             notification=row,
                             channel=Channel.WEBHOOK,
                             webhook_id=hook_id,
+                            not_before=later,
+                        )
+                    )
+            if prefs.wants(pref, Channel.WEB_PUSH, row.kind):
+                for push_id in pushes.get(row.user_id, []):
+                    deliveries.append(
+                        Delivery(
+                            notification=row,
+                            channel=Channel.WEB_PUSH,
+                            push_id=push_id,
                             not_before=later,
                         )
                     )

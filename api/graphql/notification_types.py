@@ -46,6 +46,7 @@ class NotificationKind(Enum):
 class NotificationChannel(Enum):
     WEBHOOK = _value("webhook")
     EMAIL = _value("email")
+    WEB_PUSH = _value("web_push")
 
 
 @strawberry.type(

@@ -24,6 +24,7 @@ from .errors import ErrorCodes, is_expected
 from .limits import extensions as limit_extensions
 from .mutations import Mutation
 from .notification_types import NotificationMutation, NotificationQuery, NotificationSubscription
+from .push_types import PushMutation, PushQuery
 from .queries import Query
 from .subscriptions import first_page, follow
 from .types import MatchEvent
@@ -67,13 +68,13 @@ class FibSchema(strawberry.Schema):
 
 
 @strawberry.type(name="Query")
-class RootQuery(Query, NotificationQuery):
-    """The queries, with the notification inbox's."""
+class RootQuery(Query, NotificationQuery, PushQuery):
+    """The queries, with the notification inbox's and Web Push's."""
 
 
 @strawberry.type(name="Mutation")
-class RootMutation(Mutation, NotificationMutation):
-    """The mutations, with the notification inbox's."""
+class RootMutation(Mutation, NotificationMutation, PushMutation):
+    """The mutations, with the notification inbox's and Web Push's."""
 
 
 schema = FibSchema(

@@ -7,6 +7,7 @@ from django.urls import path
 from api.inbox_follow import inbox_events
 
 from . import notifications as v
+from . import push
 
 _rest = [
     path("me/notifications/", v.InboxView.as_view(), name="notifications"),
@@ -23,6 +24,13 @@ _rest = [
     ),
     path("me/webhooks/", v.WebhookListView.as_view(), name="webhooks"),
     path("me/webhooks/<str:webhook_id>/", v.WebhookDetailView.as_view(), name="webhook"),
+    path("push/vapid-key/", push.VapidKeyView.as_view(), name="push-vapid-key"),
+    path("me/push-subscriptions/", push.PushSubscriptionListView.as_view(), name="push-subs"),
+    path(
+        "me/push-subscriptions/<str:subscription_id>/",
+        push.PushSubscriptionDetailView.as_view(),
+        name="push-sub",
+    ),
 ]
 urlpatterns = [
     path("me/notifications/events/", inbox_events, name="notifications-events"),

@@ -414,6 +414,12 @@ NOTIFICATIONS = {
     # or a test may turn them on).
     "WEBHOOK_ALLOW_HTTP": env_bool("NOTIFICATIONS_WEBHOOK_ALLOW_HTTP", False),
     "WEBHOOK_ALLOW_PRIVATE": env_bool("NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE", False),
+    # Web Push: the VAPID key (a P-256 private key, raw base64url or PEM; `manage.py
+    # vapid_key` makes one), empty: derived from SECRET_KEY; the `sub` claim push services
+    # may write to; push subscriptions per user. Push endpoints follow the webhook rule above.
+    "VAPID_PRIVATE_KEY": os.environ.get("NOTIFICATIONS_VAPID_PRIVATE_KEY", ""),
+    "VAPID_SUBJECT": os.environ.get("NOTIFICATIONS_VAPID_SUBJECT", "mailto:fibserver@example.com"),
+    "MAX_PUSH_SUBSCRIPTIONS": 10,
 }
 
 if FIBSERVER["TASKS"] not in {"celery", "embedded", "inline"}:

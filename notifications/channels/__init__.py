@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from ..models import Channel, Delivery, Webhook
+from ..models import Channel, Delivery, PushSubscription, Webhook
 from ..reads import render
 
 #: How long a sender holds a delivery before another may try it (seconds).
@@ -48,6 +48,12 @@ class Failed(Exception):
         self.permanent = permanent
 
 
+def _gone(error: Failed) -> bool:
+    from .web_push import Gone
+
+    return isinstance(error, Gone)
+
+
 def attempt(delivery_id: int) -> float | None:
     """One attempt of a delivery that is due. Returns the seconds until it should be tried
     again, or ``None`` when there is nothing more to do (sent, failed for good, not due)."""
@@ -62,7 +68,7 @@ def attempt_many(ids: list[int]) -> dict[int, float]:
     with transaction.atomic():
         rows = list(
             Delivery.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("notification__user", "webhook")
+            .select_related("notification__user", "webhook", "push")
             .filter(pk__in=ids, status=Delivery.Status.PENDING)
             .filter(Q(not_before__isnull=True) | Q(not_before__lte=now))
         )
@@ -79,8 +85,10 @@ def attempt_many(ids: list[int]) -> dict[int, float]:
         with ThreadPoolExecutor(min(SENDERS, len(rows))) as pool:
             outcomes = list(pool.map(_try, rows, payloads))
     again: dict[int, float] = {}
-    failed_hooks, good_hooks = [], set()
-    for delivery, (ok, detail, permanent) in zip(rows, outcomes, strict=True):
+    failed_hooks, good_hooks, gone = [], set(), set()
+    for delivery, (ok, detail, permanent, lost) in zip(rows, outcomes, strict=True):
+        if lost and delivery.push_id is not None:
+            gone.add(delivery.push_id)
         number = len(delivery.attempts) + 1
         delivery.attempts = [
             *delivery.attempts,
@@ -99,6 +107,8 @@ def attempt_many(ids: list[int]) -> dict[int, float]:
             elif delivery.status == Delivery.Status.FAILED:
                 failed_hooks.append(delivery.webhook)
     Delivery.objects.bulk_update(rows, ["attempts", "status", "not_before"])
+    if gone:
+        PushSubscription.objects.filter(pk__in=gone).delete()
     if good_hooks:
         Webhook.objects.filter(pk__in=good_hooks, failures__gt=0).update(failures=0)
     if failed_hooks:
@@ -109,13 +119,13 @@ def attempt_many(ids: list[int]) -> dict[int, float]:
     return again
 
 
-def _try(delivery: Delivery, payload: dict[str, Any]) -> tuple[bool, str, bool]:
-    """``(ok, detail, permanent)`` of one send."""
+def _try(delivery: Delivery, payload: dict[str, Any]) -> tuple[bool, str, bool, bool]:
+    """``(ok, detail, permanent, gone)`` of one send (``gone``: the target no longer exists)."""
     try:
         _send(delivery, payload)
     except Failed as error:
-        return False, error.detail[:300], error.permanent
-    return True, "", False
+        return False, error.detail[:300], error.permanent, _gone(error)
+    return True, "", False, False
 
 
 def _send(delivery: Delivery, payload: dict[str, Any]) -> None:
@@ -130,5 +140,11 @@ def _send(delivery: Delivery, payload: dict[str, Any]) -> None:
         from .email import send as send_email
 
         send_email(delivery.notification.user.email, payload)
+    elif delivery.channel == Channel.WEB_PUSH:
+        from .web_push import send as push
+
+        if delivery.push is None:
+            raise Failed("the push subscription was deleted", permanent=True)
+        push(delivery.push.endpoint, delivery.push.p256dh, delivery.push.auth, payload)
     else:  # pragma: no cover - every channel is handled above
         raise Failed(f"unknown channel {delivery.channel}", permanent=True)

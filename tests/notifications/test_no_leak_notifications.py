@@ -1,6 +1,7 @@
 """No leaks through notifications: for two matches that differ only in what seat S cannot see
 (``tests.api.test_no_leak_api.twin_of``), what S's player reads of their notifications about
-each — over REST, bodies compared byte for byte — is the same. Matches are played with
+each — over REST, bodies compared byte for byte, and in the Web Push messages sent to their
+browser — is the same. Matches are played with
 takeovers (a bot deciding for a seat whose deadline passed), whose notifications show the
 decision through the redaction path."""
 
@@ -18,7 +19,9 @@ from games import services
 from games.engine import registry
 from games.engine.bots import random_action
 from games.models import Match, Seat
+from notifications.channels.web_push import message_of
 from notifications.models import Kind, Notification
+from notifications.reads import render
 from tests.api.test_no_leak_api import twin_of
 
 from .test_inbox_api import client_of
@@ -66,6 +69,16 @@ def inbox_about(client, match: Match) -> list[str]:
     return out
 
 
+def pushed_about(user, match: Match) -> list[str]:
+    """The Web Push messages (plaintext) of the user's notifications about ``match``."""
+    rows = list(Notification.objects.filter(user=user, match=match, due_at__isnull=True))
+    out = []
+    for payload in render(sorted(rows, key=lambda r: r.pk)):
+        payload = {k: v for k, v in payload.items() if k not in ("id", "created_at")}
+        out.append(message_of(payload).decode().replace(str(match.pk), "MATCH"))
+    return out
+
+
 @pytest.mark.parametrize("rules", registry.all_rules(), ids=lambda r: r.game_id)
 @settings(
     max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -83,6 +96,8 @@ def test_what_a_player_reads_of_a_notification_does_not_depend_on_what_their_sea
         mine = inbox_about(client, match)
         assert mine, "every player has at least match_started"
         assert inbox_about(client, twin) == mine
+        pushed = pushed_about(user, match)
+        assert len(pushed) == len(mine) and pushed_about(user, twin) == pushed
 
 
 def test_the_property_sees_takeovers():

@@ -10,6 +10,7 @@ import { actionPanel, fits } from "./legal.js";
 import { challengesPanel, quickPlayPanel, rematchPanel } from "./quickplay.js";
 import { replayScreen } from "./replay.js";
 import { RULES } from "./rules.js";
+import { showInbox } from "./inbox.js";
 import * as fabfib from "./games/fabfib.js";
 import * as fibber from "./games/fibber.js";
 import * as fibbers_dice from "./games/fibbers_dice.js";
@@ -107,6 +108,7 @@ setInterval(() => document.querySelectorAll(".countdown").forEach((el) => tick(e
 
 function renderWho() {
   const who = document.getElementById("who");
+  showInbox(api);
   if (!api.user) return clear(who);
   clear(
     who,

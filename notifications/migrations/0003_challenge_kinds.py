@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('notifications', '0001_inbox'),
+        ('notifications', '0002_web_push'),
     ]
 
     operations = [
