@@ -27,6 +27,7 @@ from .notification_types import NotificationMutation, NotificationQuery, Notific
 from .queries import Query
 from .subscriptions import first_page, follow
 from .types import MatchEvent
+from .vacation_types import VacationMutation, VacationQuery
 
 # --- Subscriptions ---------------------------------------------------------------------------
 
@@ -67,13 +68,13 @@ class FibSchema(strawberry.Schema):
 
 
 @strawberry.type(name="Query")
-class RootQuery(Query, NotificationQuery):
-    """The queries, with the notification inbox's."""
+class RootQuery(Query, NotificationQuery, VacationQuery):
+    """The queries, with the notification inbox's and the vacation's."""
 
 
 @strawberry.type(name="Mutation")
-class RootMutation(Mutation, NotificationMutation):
-    """The mutations, with the notification inbox's."""
+class RootMutation(Mutation, NotificationMutation, VacationMutation):
+    """The mutations, with the notification inbox's and the vacation's."""
 
 
 schema = FibSchema(

@@ -411,6 +411,8 @@ NOTIFICATIONS = {
     # or a test may turn them on).
     "WEBHOOK_ALLOW_HTTP": env_bool("NOTIFICATIONS_WEBHOOK_ALLOW_HTTP", False),
     "WEBHOOK_ALLOW_PRIVATE": env_bool("NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE", False),
+    # Days a year a player may pause their async clocks (vacation), and the longest one.
+    "VACATION_DAYS_PER_YEAR": env_int("NOTIFICATIONS_VACATION_DAYS_PER_YEAR", 30),
 }
 
 if FIBSERVER["TASKS"] not in {"celery", "embedded", "inline"}:
