@@ -16,7 +16,8 @@ from fibserver.ops import worker as _ops  # noqa: E402, F401  (request ids, task
 @app.on_after_finalize.connect
 def _schedule_periodic(sender: Celery, **_: object) -> None:
     """Beat runs the deadline sweep every second or so (``FIBSERVER["SWEEP_SECONDS"]``) and
-    the purge of expired records every ``FIBSERVER["PURGE_SECONDS"]``."""
+    the purge of expired records every ``FIBSERVER["PURGE_SECONDS"]``, the daily digests due
+    every ``NOTIFICATIONS["DIGEST_SECONDS"]``."""
     from django.conf import settings
 
     sender.add_periodic_task(
@@ -24,4 +25,9 @@ def _schedule_periodic(sender: Celery, **_: object) -> None:
     )
     sender.add_periodic_task(
         settings.FIBSERVER["PURGE_SECONDS"], sender.signature("games.tasks.purge"), name="purge"
+    )
+    sender.add_periodic_task(
+        settings.NOTIFICATIONS["DIGEST_SECONDS"],
+        sender.signature("notifications.tasks.digests"),
+        name="digests",
     )

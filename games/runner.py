@@ -8,7 +8,8 @@ the same task functions and the same pacing:
   unfold, and a player marked away can act between the bot's moves;
 - every ``SWEEP_SECONDS`` the sweep Celery beat runs: overdue deadlines, bot turns left waiting
   (after a restart the in-memory queue is empty, the sweep refills it) and lost end-of-match
-  work; every ``PURGE_SECONDS`` the purge of expired idempotency records.
+  work; every ``PURGE_SECONDS`` the purge of expired idempotency records; every
+  ``DIGEST_SECONDS`` the daily digests due (``notifications.digest``).
 
 Why a thread and not an embedded broker: Celery's in-memory broker cannot be shared between
 processes and a second process would need its own start command; everything the runner needs
@@ -23,6 +24,8 @@ import time
 
 from django.conf import settings
 from django.db import close_old_connections, connections
+
+from notifications import tasks as notification_tasks
 
 from . import tasks
 from .services.schedule import local_queue
@@ -51,6 +54,7 @@ def _periodic(now: float, due: dict[str, float]) -> None:
     for name, every, task in (
         ("sweep", settings.FIBSERVER["SWEEP_SECONDS"], tasks.sweep),
         ("purge", settings.FIBSERVER["PURGE_SECONDS"], tasks.purge),
+        ("digests", settings.NOTIFICATIONS["DIGEST_SECONDS"], notification_tasks.digests),
     ):
         if now >= due.get(name, 0.0):
             due[name] = now + every
