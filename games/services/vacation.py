@@ -53,7 +53,8 @@ def vacation_start(*, user: User, days: int) -> Vacation:
     allowance = days_per_year()
     left = allowance - days_used(user, now)
     if type(days) is not int or not 1 <= days <= allowance:
-        raise Invalid(f"days must be between 1 and {allowance}.")
+        reason = f"Must be between 1 and {allowance}."
+        raise Invalid(f"The request is not valid: 'days': {reason}", fields={"days": [reason]})
     if days > left:
         raise Conflict(
             f"Only {max(left, 0)} vacation days are left this year.", days_left=max(left, 0)
