@@ -46,7 +46,9 @@ def _async_matches(user: User) -> list[object]:
 def vacation_start(*, user: User, days: int) -> Vacation:
     """Start a vacation now for ``days`` days: every deadline of the player's async seats waits.
     A vacation already running, or more days than are left this year: nothing changes."""
-    User.objects.select_for_update().filter(pk=user.pk).first()  # one change of a user at once
+    User.objects.select_for_update(no_key=True).filter(
+        pk=user.pk
+    ).first()  # one change of a user at once
     now = db_now()
     if current(user, now) is not None:
         raise Conflict("You are on vacation already; end it first.")
@@ -71,7 +73,7 @@ def vacation_start(*, user: User, days: int) -> Vacation:
 def vacation_end(*, user: User) -> Vacation:
     """End the running vacation now: the deadlines it pushed are pulled back by the part not
     taken. No vacation running: 404."""
-    User.objects.select_for_update().filter(pk=user.pk).first()
+    User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
     now = db_now()
     vacation = current(user, now)
     if vacation is None:
@@ -112,12 +114,15 @@ def _pause(match_id: object, user: User, until: datetime | None, *, push: timede
     if match.status != Match.Status.ACTIVE:
         return
     seats = seats_of(match)
+    full = timedelta(seconds=match.decision_seconds)
     for seat in seats:
         if seat.user_id != user.pk:
             continue
         seat.vacation_until = until
         if seat.deadline is not None:
             seat.deadline = seat.deadline + push
+            if until is not None:  # a decision that came after the start: its full time
+                seat.deadline = min(seat.deadline, until + full)
         if until is not None:
             seat.away = False
         seat.save(update_fields=["vacation_until", "deadline", "away"])
