@@ -60,6 +60,9 @@ ERASURE: dict[str, Decision] = {
     ),
     "games.Match.created_by": keep("the host of finished matches (lobbies are left first)"),
     "games.IdempotencyRecord.user": delete("stored answers of the user's own moves"),
+    "games.Vacation.user": delete(
+        "the user's vacations (games.services.departure ends one: the takeover bot plays on)"
+    ),
     # careers, ratings, leaderboards
     "games.Career.user": delete("the user's statistics: they leave every leaderboard"),
     "games.RatingPoint.user": delete("the user's rating history (others' are not recomputed)"),

@@ -9,5 +9,6 @@ urlpatterns = [
     path("api/", include("api.rest.tournament_urls")),
     path("api/", include("api.rest.notification_urls")),
     path("api/", include("api.rest.queue_urls")),
+    path("api/", include("api.rest.vacation_urls")),
     path("api/", include(legacy_urlpatterns)),  # the tournaments' earlier name, not documented
 ]

@@ -16,8 +16,9 @@ from fibserver.ops import worker as _ops  # noqa: E402, F401  (request ids, task
 @app.on_after_finalize.connect
 def _schedule_periodic(sender: Celery, **_: object) -> None:
     """Beat runs the deadline sweep every second or so (``FIBSERVER["SWEEP_SECONDS"]``) and
-    the purge of expired records every ``FIBSERVER["PURGE_SECONDS"]``, and the quick-play
-    matcher every ``FIBSERVER["QUEUE_SECONDS"]``."""
+    the purge of expired records every ``FIBSERVER["PURGE_SECONDS"]``, the quick-play matcher
+    every ``FIBSERVER["QUEUE_SECONDS"]`` and the daily digests due every
+    ``NOTIFICATIONS["DIGEST_SECONDS"]``."""
     from django.conf import settings
 
     sender.add_periodic_task(
@@ -30,4 +31,9 @@ def _schedule_periodic(sender: Celery, **_: object) -> None:
         settings.FIBSERVER["QUEUE_SECONDS"],
         sender.signature("matchmaking.tasks.queue_match"),
         name="queue",
+    )
+    sender.add_periodic_task(
+        settings.NOTIFICATIONS["DIGEST_SECONDS"],
+        sender.signature("notifications.tasks.digests"),
+        name="digests",
     )

@@ -125,6 +125,8 @@ class Seat(models.Model):
     #: Consecutive decisions a bot had to take for this (human) seat after a deadline.
     timeouts = models.PositiveSmallIntegerField(default=0)
     away = models.BooleanField(default=False)
+    #: Async matches only: the seat's player is on vacation until then; their clock waits.
+    vacation_until = models.DateTimeField(null=True, blank=True)
     #: The seat's latest decision was taken by a bot (statistics attribution).
     last_by_bot = models.BooleanField(default=False)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -444,3 +446,23 @@ class Round(models.Model):
     @property
     def over(self) -> bool:
         return self.skipped or self.placements is not None
+
+
+class Vacation(models.Model):
+    """A player's pause of their async clocks (:mod:`games.services.vacation`)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    started_at = models.DateTimeField()
+    #: The planned end (``days`` after the start).
+    ends_at = models.DateTimeField()
+    days = models.PositiveSmallIntegerField()
+    #: Set when the player ended it early.
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-started_at"], name="vacation_of_user")]
+
+    def __str__(self) -> str:
+        return f"vacation of {self.user_id} from {self.started_at:%Y-%m-%d}"

@@ -10,6 +10,7 @@ the same task functions and the same pacing:
   (after a restart the in-memory queue is empty, the sweep refills it) and lost end-of-match
   work; every ``PURGE_SECONDS`` the purge of expired idempotency records; every
   ``QUEUE_SECONDS`` a pass of the quick-play matcher (``matchmaking.tasks.queue_match``).
+  ``DIGEST_SECONDS`` the daily digests due (``notifications.digest``).
 
 Why a thread and not an embedded broker: Celery's in-memory broker cannot be shared between
 processes and a second process would need its own start command; everything the runner needs
@@ -26,6 +27,7 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 
 from matchmaking import tasks as queue_tasks
+from notifications import tasks as notification_tasks
 
 from . import tasks
 from .services.schedule import local_queue
@@ -55,6 +57,7 @@ def _periodic(now: float, due: dict[str, float]) -> None:
         ("sweep", settings.FIBSERVER["SWEEP_SECONDS"], tasks.sweep),
         ("purge", settings.FIBSERVER["PURGE_SECONDS"], tasks.purge),
         ("queue", settings.FIBSERVER["QUEUE_SECONDS"], queue_tasks.queue_match),
+        ("digests", settings.NOTIFICATIONS["DIGEST_SECONDS"], notification_tasks.digests),
     ):
         if now >= due.get(name, 0.0):
             due[name] = now + every

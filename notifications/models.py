@@ -98,6 +98,10 @@ class Preference(models.Model):
     quiet_end = models.TimeField(null=True, blank=True)
     #: A reminder before an async deadline (when a fifth of the time is left).
     reminders = models.BooleanField(default=True)
+    #: A daily email of the matches waiting for the player (:mod:`notifications.digest`).
+    digest = models.BooleanField(default=False)
+    #: The player's local date of the last digest (at most one a day).
+    digest_sent_on = models.DateField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"preferences of {self.user_id}"

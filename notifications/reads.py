@@ -97,6 +97,7 @@ def render_preference(pref: Preference) -> dict[str, Any]:
         "quiet_start": pref.quiet_start.strftime("%H:%M") if pref.quiet_start else None,
         "quiet_end": pref.quiet_end.strftime("%H:%M") if pref.quiet_end else None,
         "reminders": pref.reminders,
+        "digest": pref.digest,
     }
 
 

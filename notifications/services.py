@@ -60,6 +60,7 @@ def preference_update(
     time_zone: str | None = None,
     quiet: tuple[time | None, time | None] | None = None,
     reminders: bool | None = None,
+    digest: bool | None = None,
 ) -> Preference:
     """Change what is given; the rest stays. ``channels``: channel -> kind -> on/off."""
     pref, _ = Preference.objects.select_for_update().get_or_create(user=user)
@@ -75,6 +76,8 @@ def preference_update(
         pref.quiet_start, pref.quiet_end = quiet
     if reminders is not None:
         pref.reminders = reminders
+    if digest is not None:
+        pref.digest = digest
     pref.save()
     return pref
 

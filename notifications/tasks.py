@@ -36,6 +36,14 @@ def deliver(delivery_ids: list[int]) -> int:
     return len(again)
 
 
+@shared_task(acks_late=True, ignore_result=True, name="notifications.tasks.digests")
+def digests() -> int:
+    """Beat, every ``DIGEST_SECONDS``: the daily digests due (:mod:`notifications.digest`)."""
+    from .digest import digests_send
+
+    return digests_send()
+
+
 def _celery() -> bool:
     return settings.FIBSERVER["TASKS"] == "celery"
 

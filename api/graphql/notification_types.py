@@ -132,6 +132,10 @@ class NotificationPreference:
     quiet_start: str | None
     quiet_end: str | None
     reminders: bool
+    digest: bool = strawberry.field(
+        description="A daily email of the matches waiting for you, in the morning of your "
+        "time zone."
+    )
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> NotificationPreference:
@@ -147,6 +151,7 @@ class NotificationPreference:
             quiet_start=d["quiet_start"],
             quiet_end=d["quiet_end"],
             reminders=d["reminders"],
+            digest=d["digest"],
         )
 
 
@@ -166,10 +171,11 @@ class NotificationPreferenceInput:
     )
     quiet_end: str | None = strawberry.UNSET
     reminders: bool | None = strawberry.UNSET
+    digest: bool | None = strawberry.UNSET
 
     def as_request(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name in ("time_zone", "quiet_start", "quiet_end", "reminders"):
+        for name in ("time_zone", "quiet_start", "quiet_end", "reminders", "digest"):
             value = getattr(self, name)
             if value is not strawberry.UNSET:
                 out[name] = value

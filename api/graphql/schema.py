@@ -28,6 +28,7 @@ from .push_types import PushMutation, PushQuery
 from .queries import Query
 from .subscriptions import first_page, follow
 from .types import MatchEvent
+from .vacation_types import VacationMutation, VacationQuery
 
 # --- Subscriptions ---------------------------------------------------------------------------
 
@@ -68,13 +69,13 @@ class FibSchema(strawberry.Schema):
 
 
 @strawberry.type(name="Query")
-class RootQuery(Query, NotificationQuery, PushQuery):
-    """The queries, with the notification inbox's and Web Push's."""
+class RootQuery(Query, NotificationQuery, PushQuery, VacationQuery):
+    """The queries, with the notification inbox's, Web Push's and the vacation's."""
 
 
 @strawberry.type(name="Mutation")
-class RootMutation(Mutation, NotificationMutation, PushMutation):
-    """The mutations, with the notification inbox's and Web Push's."""
+class RootMutation(Mutation, NotificationMutation, PushMutation, VacationMutation):
+    """The mutations, with the notification inbox's, Web Push's and the vacation's."""
 
 
 schema = FibSchema(

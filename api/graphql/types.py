@@ -115,6 +115,10 @@ class Seat:
     must_act: bool
     deadline: datetime | None
     away: bool
+    vacation_until: datetime | None = strawberry.field(
+        description="Async matches: the seat's player is on vacation (their clock waits) "
+        "until then, if it is still to come."
+    )
     place: int | None
 
     @classmethod
@@ -127,6 +131,7 @@ class Seat:
             must_act=seat["must_act"],
             deadline=_when(seat["deadline"]),
             away=seat["away"],
+            vacation_until=_when(seat["vacation_until"]),
             place=seat["place"],
         )
 

@@ -96,6 +96,11 @@ class PreferenceIn(StrictInput):
     reminders = StrictBooleanField(
         required=False, help_text="A reminder when a fifth of an async decision's time is left."
     )
+    digest = StrictBooleanField(
+        required=False,
+        help_text="A daily email of the matches waiting for you, in the morning of your time "
+        "zone (needs an email address on the account).",
+    )
 
     def validate_time_zone(self, value: str) -> str:
         if not valid_time_zone(value):
@@ -124,6 +129,8 @@ def preference_changes(data: dict[str, Any]) -> dict[str, Any]:
         out["quiet"] = (_clock(data["quiet_start"]), _clock(data["quiet_end"]))
     if "reminders" in data:
         out["reminders"] = data["reminders"]
+    if "digest" in data:
+        out["digest"] = data["digest"]
     return out
 
 

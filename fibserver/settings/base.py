@@ -420,6 +420,11 @@ NOTIFICATIONS = {
     "VAPID_PRIVATE_KEY": os.environ.get("NOTIFICATIONS_VAPID_PRIVATE_KEY", ""),
     "VAPID_SUBJECT": os.environ.get("NOTIFICATIONS_VAPID_SUBJECT", "mailto:fibserver@example.com"),
     "MAX_PUSH_SUBSCRIPTIONS": 10,
+    # Days a year a player may pause their async clocks (vacation), and the longest one.
+    "VACATION_DAYS_PER_YEAR": env_int("NOTIFICATIONS_VACATION_DAYS_PER_YEAR", 30),
+    # The daily digest: sent from this local hour on, looked for every DIGEST_SECONDS.
+    "DIGEST_HOUR": env_int("NOTIFICATIONS_DIGEST_HOUR", 8),
+    "DIGEST_SECONDS": float(os.environ.get("NOTIFICATIONS_DIGEST_SECONDS", "300")),
 }
 
 if FIBSERVER["TASKS"] not in {"celery", "embedded", "inline"}:

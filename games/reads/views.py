@@ -125,6 +125,7 @@ def render_seat(seat: Seat) -> dict[str, Any]:
         "must_act": seat.must_act,
         "deadline": seat.deadline.isoformat() if seat.deadline else None,
         "away": seat.away,
+        "vacation_until": seat.vacation_until.isoformat() if seat.vacation_until else None,
         "place": seat.place,
     }
 

@@ -25,6 +25,7 @@ from ..models import Match, Seat
 from . import schedule
 from .common import MatchId, db_now, engine_state, locked, match_pk, rules_for, seats_of
 from .step import commit_step
+from .vacation import on_vacation
 
 
 def take_over(
@@ -79,7 +80,7 @@ def bot_act(*, match_id: MatchId, expected_version: int) -> bool:
     seats = seats_of(match)
     for position in rules.to_act(state):
         seat = seats[position]
-        if seat.is_bot or seat.away:
+        if seat.is_bot or (seat.away and not on_vacation(seat, db_now())):
             take_over(match, rules, state, seat, seats=seats, deadline=None)
             return True
     return False
@@ -112,7 +113,9 @@ def deadline_expire(
             overdue = [
                 (deadline, p, seats[p])
                 for p in rules.to_act(state)
-                if (deadline := seats[p].deadline) is not None and deadline <= now
+                if (deadline := seats[p].deadline) is not None
+                and deadline <= now
+                and not on_vacation(seats[p], now)
             ]
             if not overdue or match.status != Match.Status.ACTIVE:
                 break

@@ -65,7 +65,8 @@ def _hand_to_bot(match: Match, user: User) -> bool:
     for seat in seats:
         seat.away = True
         seat.timeouts = max(seat.timeouts, settings.FIBSERVER["AWAY_AFTER_TIMEOUTS"])
-        seat.save(update_fields=["away", "timeouts"])
+        seat.vacation_until = None  # a vacation would hold the bot back
+        seat.save(update_fields=["away", "timeouts", "vacation_until"])
     # A new version: a move of theirs read before this commits finds its write refused and
     # is judged again from a fresh read, which sees the account gone.
     bump(match)

@@ -21,6 +21,7 @@ from ..engine.core import InvalidOptions as EngineInvalidOptions
 from ..engine.rng import new_seed, seed_commitment
 from ..models import Match, Seat
 from ..timecontrol import seconds_per_decision
+from . import vacation
 from .common import (
     MatchId,
     bump,
@@ -254,6 +255,7 @@ def _start(match: Match) -> None:
     match.state = rules.to_json(step.state)
     append_events(match, step, actor=None, action=None, by_bot=False)
     seats = seats_of(match)
+    vacation.on_start(match, seats)
     outbox.match_started(match, seats)
     after_change(match, step.state, rules, seats=seats)
 

@@ -118,7 +118,11 @@ def after_change(
     for seat in all_seats:
         must = seat.position in to_act
         deadline = None
-        if must and (seat.is_bot or seat.away):
+        resting = False  # the player on vacation (async seats only): no bot plays for them
+        if seat.vacation_until is not None:
+            now = now or clock_of(match)
+            resting = seat.vacation_until > now
+        if must and (seat.is_bot or (seat.away and not resting)):
             needs_bot = True
         elif must and control.humans_have_deadlines:
             pending = seat.must_act and seat.deadline is not None and seat.position != actor
@@ -126,7 +130,9 @@ def after_change(
                 deadline = seat.deadline
             else:
                 now = now or clock_of(match)
-                deadline = now + timedelta(seconds=match.decision_seconds)
+                # on vacation (async seats only): the full time from the vacation's end
+                start = max(now, seat.vacation_until) if seat.vacation_until else now
+                deadline = start + timedelta(seconds=match.decision_seconds)
         if deadline and (earliest is None or deadline < earliest):
             earliest = deadline
         if seat.must_act != must or seat.deadline != deadline:

@@ -230,3 +230,22 @@ def test_a_later_round_seats_a_deleted_entrant_for_the_bot():
     assert last["status"] == "finished"
     decided = Event.objects.filter(match=match, actor=2).exclude(action=None)
     assert decided.exists() and all(e.by_bot for e in decided)
+
+
+@pytest.mark.django_db(transaction=True)  # the bots run after each commit
+def test_a_player_deleted_on_vacation_is_played_by_the_bot_at_once():
+    """A vacation holds the takeover back; a deleted account's seat must not wait for it."""
+    from games.services.vacation import vacation_start
+
+    stays = Player("Stays")
+    leaver, client = registered()
+    created = stays.create(game="fibber", seats=2, time_control="async", decision_seconds=3600)
+    services.match_join(match_id=created["id"], user=leaver)
+    vacation_start(user=leaver, days=7)
+    seat = Seat.objects.get(match_id=created["id"], user=leaver)
+    assert seat.vacation_until is not None
+    assert delete_me(client, password=PASSWORD).status_code == 204
+    seat.refresh_from_db()
+    assert seat.away and seat.vacation_until is None
+    last = play_to_the_end(created["id"], [stays], random.Random(3))
+    assert last["status"] == "finished"

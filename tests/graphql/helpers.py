@@ -12,7 +12,7 @@ from django.test import Client
 from accounts.services import guest_create
 from games.engine.bots import random_action
 
-SEAT = "position user { id name } botLevel mustAct deadline away place"
+SEAT = "position user { id name } botLevel mustAct deadline away vacationUntil place"
 EVENT = "seq version type byBot data"
 VIEW = f"""
 fragment View on MatchView {{
@@ -95,6 +95,7 @@ def seat_as_rest(seat: dict[str, Any]) -> dict[str, Any]:
         "must_act": seat["mustAct"],
         "deadline": seat["deadline"],
         "away": seat["away"],
+        "vacation_until": seat["vacationUntil"],
         "place": seat["place"],
     }
 

@@ -1,10 +1,15 @@
-"""Local receivers started by the tests: an HTTP endpoint that records what it is sent."""
+"""Local receivers started by the tests: an HTTP endpoint and an SMTP server that record what
+they are sent."""
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -42,3 +47,46 @@ def http_receiver(status: int = 200) -> Iterator[tuple[str, Received]]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+class Mailbox:
+    """What an :func:`smtp_receiver` was sent: each accepted message, parsed; ``refuse`` set to
+    an SMTP reply ("451 …") makes it refuse the next messages with it."""
+
+    def __init__(self) -> None:
+        self.messages: list[EmailMessage] = []
+        self.envelopes: list[tuple[str, list[str]]] = []
+        self.refuse: str | None = None
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.refuse is not None:
+            return self.refuse
+        message = BytesParser(policy=policy.default).parsebytes(envelope.original_content)
+        assert isinstance(message, EmailMessage)
+        with self.lock:
+            self.messages.append(message)
+            self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))
+        return "250 Message accepted for delivery"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def smtp_receiver() -> Iterator[tuple[int, Mailbox]]:
+    """``(port, mailbox)``: a real SMTP server (aiosmtpd) on 127.0.0.1 that keeps what it is
+    sent."""
+    from aiosmtpd.controller import Controller
+
+    mailbox = Mailbox()
+    controller = Controller(mailbox, hostname="127.0.0.1", port=_free_port())
+    controller.start()
+    try:
+        yield controller.port, mailbox
+    finally:
+        controller.stop()

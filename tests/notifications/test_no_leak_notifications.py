@@ -109,3 +109,25 @@ def test_the_property_sees_takeovers():
     assert taken.exists()
     body = client_of(taken[0].user).get("/api/me/notifications/?limit=200").json()
     assert any(n["kind"] == "takeover" and n["events"] for n in body["results"])
+
+
+@pytest.mark.parametrize("rules", registry.all_rules(), ids=lambda r: r.game_id)
+@settings(
+    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(steps=st.integers(0, 30), pick=st.randoms(use_true_random=False))
+def test_what_the_daily_digest_says_of_a_match_does_not_depend_on_what_a_seat_cannot_see(
+    rules, steps, pick
+):
+    from games.reads.lists import read_turns
+    from notifications.digest import text_of
+
+    match, users = played(rules, steps, random.Random(pick.random()))
+    for seat in range(match.seat_count):
+        twin = twin_of(match, seat, random.Random(pick.random()))
+        turns = {t["match"]: t for t in read_turns(user=users[seat])}
+        if str(match.pk) not in turns:
+            continue
+        mine = text_of([turns[str(match.pk)]], "UTC").replace(str(match.pk), "MATCH")
+        assert text_of([turns[str(twin.pk)]], "UTC").replace(str(twin.pk), "MATCH") == mine
+        Match.objects.filter(pk=twin.pk).delete()

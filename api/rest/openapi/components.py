@@ -61,6 +61,13 @@ SEAT_OUT = define(
             "must_act": BOOL,
             "deadline": nullable(described(DATETIME, "When this seat's decision is due.")),
             "away": boolean("A bot plays for the seat until its player acts again."),
+            "vacation_until": nullable(
+                described(
+                    DATETIME,
+                    "Async matches: the seat's player is on vacation (their clock waits) until "
+                    "then, if it is still to come.",
+                )
+            ),
             "place": nullable(integer(1, MAX_SEATS)),
         },
         description="A seat at the table.",

@@ -97,6 +97,9 @@ define(
             "quiet_start": nullable(string("HH:MM, your time zone.")),
             "quiet_end": nullable(string("HH:MM, your time zone.")),
             "reminders": BOOL,
+            "digest": boolean(
+                "A daily email of the matches waiting for you, in the morning of your time zone."
+            ),
         },
         description="Your notification preferences. The inbox always has everything.",
     ),
