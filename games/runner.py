@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import close_old_connections, connections
@@ -53,12 +54,13 @@ def _run(name: str, *args: object) -> None:
 
 
 def _periodic(now: float, due: dict[str, float]) -> None:
-    for name, every, task in (
+    periodic: list[tuple[str, float, Callable[[], object]]] = [
         ("sweep", settings.FIBSERVER["SWEEP_SECONDS"], tasks.sweep),
         ("purge", settings.FIBSERVER["PURGE_SECONDS"], tasks.purge),
         ("queue", settings.FIBSERVER["QUEUE_SECONDS"], queue_tasks.queue_match),
         ("digests", settings.NOTIFICATIONS["DIGEST_SECONDS"], notification_tasks.digests),
-    ):
+    ]
+    for name, every, task in periodic:
         if now >= due.get(name, 0.0):
             due[name] = now + every
             try:
