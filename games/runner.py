@@ -58,7 +58,7 @@ def _periodic(now: float, due: dict[str, float]) -> None:
         ("sweep", settings.FIBSERVER["SWEEP_SECONDS"], tasks.sweep),
         ("purge", settings.FIBSERVER["PURGE_SECONDS"], tasks.purge),
         ("queue", settings.FIBSERVER["QUEUE_SECONDS"], queue_tasks.queue_match),
-        ("digests", settings.NOTIFICATIONS["DIGEST_SECONDS"], notification_tasks.digests),
+        ("digests", float(settings.NOTIFICATIONS["DIGEST_SECONDS"]), notification_tasks.digests),
     ]
     for name, every, task in periodic:
         if now >= due.get(name, 0.0):
