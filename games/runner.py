@@ -53,12 +53,17 @@ def _run(name: str, *args: object) -> None:
         log.exception("embedded runner: %s%r failed", name, args)
 
 
+def _seconds(value: object) -> float:
+    assert isinstance(value, int | float)
+    return float(value)
+
+
 def _periodic(now: float, due: dict[str, float]) -> None:
     periodic: list[tuple[str, float, Callable[[], object]]] = [
         ("sweep", settings.FIBSERVER["SWEEP_SECONDS"], tasks.sweep),
         ("purge", settings.FIBSERVER["PURGE_SECONDS"], tasks.purge),
         ("queue", settings.FIBSERVER["QUEUE_SECONDS"], queue_tasks.queue_match),
-        ("digests", float(settings.NOTIFICATIONS["DIGEST_SECONDS"]), notification_tasks.digests),
+        ("digests", _seconds(settings.NOTIFICATIONS["DIGEST_SECONDS"]), notification_tasks.digests),
     ]
     for name, every, task in periodic:
         if now >= due.get(name, 0.0):
