@@ -26,6 +26,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Q
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
+from rest_framework.fields import DateTimeField
 
 from .models import User
 
@@ -53,9 +54,14 @@ def profile(user: User) -> dict[str, Any]:
         "first_name": user.first_name,
         "last_name": user.last_name,
         "is_guest": user.is_guest,
-        "date_joined": user.date_joined.isoformat(),
-        "last_login": user.last_login.isoformat() if user.last_login else None,
+        "date_joined": _as_api(user.date_joined),
+        "last_login": _as_api(user.last_login) if user.last_login else None,
     }
+
+
+def _as_api(value: datetime) -> str:
+    """A time as ``GET /api/me/`` writes it."""
+    return str(DateTimeField().to_representation(value))
 
 
 def sessions(user: User) -> list[dict[str, Any]]:
