@@ -46,7 +46,8 @@ def test_each_section_equals_what_the_api_shows_the_player(django_capture_on_com
     ok(alice.post(f"/api/matches/{active['id']}/join/"))
     ok(carol.post(f"/api/matches/{active['id']}/join/"))
     lobby = alice.create(game="fabfib", seats=3)
-    ok(alice.client.patch("/api/me/notification-preferences/", {"time_zone": "Europe/Paris"}, format="json"))
+    prefs = {"time_zone": "Europe/Paris"}
+    ok(alice.client.patch("/api/me/notification-preferences/", prefs, format="json"))
     notification_services.webhook_create(user=alice.user, url="http://127.0.0.1:9/hook")
     ok(alice.post("/api/blocks/", {"player": carol.user.pk}))
     ok(alice.post("/api/follows/", {"player": bob.user.pk}))
