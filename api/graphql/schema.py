@@ -21,6 +21,7 @@ from api.play.queries import whole_number
 from .args import MatchID, SeatArg
 from .context import context_of
 from .errors import ErrorCodes, is_expected
+from .export_types import ExportMutation, ExportQuery
 from .limits import extensions as limit_extensions
 from .mutations import Mutation
 from .notification_types import NotificationMutation, NotificationQuery, NotificationSubscription
@@ -67,13 +68,13 @@ class FibSchema(strawberry.Schema):
 
 
 @strawberry.type(name="Query")
-class RootQuery(Query, NotificationQuery):
-    """The queries, with the notification inbox's."""
+class RootQuery(Query, NotificationQuery, ExportQuery):
+    """The queries, with the notification inbox's and the data export's."""
 
 
 @strawberry.type(name="Mutation")
-class RootMutation(Mutation, NotificationMutation):
-    """The mutations, with the notification inbox's."""
+class RootMutation(Mutation, NotificationMutation, ExportMutation):
+    """The mutations, with the notification inbox's and the data export's."""
 
 
 schema = FibSchema(
