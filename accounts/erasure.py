@@ -53,6 +53,7 @@ ERASURE: dict[str, Decision] = {
     "accounts.User_user_permissions.user": delete("permissions"),
     "admin.LogEntry.user": keep("the staff's own admin history (a staff member's actions)"),
     "accounts.AccountDeletion.staff": keep("the audit record: who ran a deletion, no data"),
+    "accounts.DataExport.user": delete("the user's data exports (their documents)"),
     # matches
     "games.Seat.user": handled(
         "games.services.departure: lobby seats freed, active seats played by the takeover "

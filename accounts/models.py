@@ -10,6 +10,7 @@ and login looks them up case-insensitively. Write through :mod:`accounts.service
 
 from __future__ import annotations
 
+import uuid
 from typing import ClassVar
 
 from django.contrib.auth.models import AbstractUser
@@ -91,3 +92,39 @@ class AccountDeletion(models.Model):
 
     def __str__(self) -> str:
         return f"user {self.subject_id} deleted by {self.by} at {self.deleted_at:%Y-%m-%d %H:%M}"
+
+
+class DataExport(models.Model):
+    """One "export my data" job (:mod:`accounts.export`): its status and, once done, the JSON
+    document, kept for ``KEEP_DAYS`` (then purged)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"  # queued, not started
+        RUNNING = "running"  # being written
+        DONE = "done"  # the document is ready
+        FAILED = "failed"  # gave up (a new export may be requested)
+
+    ACTIVE = (Status.PENDING, Status.RUNNING)
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey("accounts.User", on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    #: The document as served (JSON text), once done.
+    body = models.TextField(blank=True, default="")
+    size = models.PositiveIntegerField(default=0)
+    truncated = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(status__in=["pending", "running"]),
+                name="accounts_dataexport_one_active",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"export {self.pk} ({self.status})"

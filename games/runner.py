@@ -42,6 +42,7 @@ _TASKS = {
     "run_bot_turn": tasks.run_bot_turn,
     "record_results": tasks.record_results,
     "tournament_round_ended": tasks.tournament_round_ended,
+    "build_export": tasks.build_export,
 }
 
 

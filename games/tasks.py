@@ -53,12 +53,22 @@ def sweep() -> int:
 @shared_task(acks_late=True, ignore_result=True)
 def purge() -> int:
     """Beat, every few minutes: expired idempotency records, old notifications, and the
-    usernames of deleted accounts whose grace period has passed."""
+    usernames of deleted accounts whose grace period has passed, data exports past their
+    keeping time."""
     from accounts.deletion import holds_purge
+    from accounts.export import exports_purge
 
-    purged = services.idempotency_purge() + holds_purge()
+    purged = services.idempotency_purge() + holds_purge() + exports_purge()
     notification_services.notifications_purge()
     return purged
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def build_export(export_id: str) -> bool:
+    """A player's data export (once: a job that is no longer pending is left alone)."""
+    from accounts.export import export_build
+
+    return export_build(export_id=export_id)
 
 
 @shared_task(acks_late=True, ignore_result=True)

@@ -21,6 +21,7 @@ from api.play.queries import whole_number
 from .args import MatchID, SeatArg
 from .context import context_of
 from .errors import ErrorCodes, is_expected
+from .export_types import ExportMutation, ExportQuery
 from .limits import extensions as limit_extensions
 from .mutations import Mutation
 from .notification_types import NotificationMutation, NotificationQuery, NotificationSubscription
@@ -69,13 +70,15 @@ class FibSchema(strawberry.Schema):
 
 
 @strawberry.type(name="Query")
-class RootQuery(Query, NotificationQuery, PushQuery, VacationQuery):
-    """The queries, with the notification inbox's, Web Push's and the vacation's."""
+class RootQuery(Query, NotificationQuery, PushQuery, VacationQuery, ExportQuery):
+    """The queries, with the notification inbox's, Web Push's, the vacation's and the data
+    export's."""
 
 
 @strawberry.type(name="Mutation")
-class RootMutation(Mutation, NotificationMutation, PushMutation, VacationMutation):
-    """The mutations, with the notification inbox's, Web Push's and the vacation's."""
+class RootMutation(Mutation, NotificationMutation, PushMutation, VacationMutation, ExportMutation):
+    """The mutations, with the notification inbox's, Web Push's, the vacation's and the data
+    export's."""
 
 
 schema = FibSchema(

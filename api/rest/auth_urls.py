@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from api.rest import auth
+from api.rest import auth, exports
 
 urlpatterns = [
     path("auth/guest/", auth.GuestCreateView.as_view(), name="auth-guest"),
@@ -12,4 +12,11 @@ urlpatterns = [
     path("auth/logout/", auth.LogoutView.as_view(), name="auth-logout"),
     path("me/", auth.MeView.as_view(), name="me"),
     path("me/password/", auth.PasswordChangeView.as_view(), name="me-password"),
+    path("me/export/", exports.ExportView.as_view(), name="me-export"),
+    path("me/export/<str:export_id>/", exports.ExportStatusView.as_view(), name="me-export-job"),
+    path(
+        "me/export/<str:export_id>/download/",
+        exports.ExportDownloadView.as_view(),
+        name="me-export-download",
+    ),
 ]

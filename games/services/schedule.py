@@ -155,3 +155,14 @@ def tournament_round(match_id: MatchId) -> None:
         local_queue.put("tournament_round_ended", args)
     else:
         _task("tournament_round_ended")(*args)
+
+
+def export(export_id: object) -> None:
+    """Write a player's data export (``accounts.export.export_build``)."""
+    args = (str(export_id),)
+    if mode() == "celery":
+        current_app.send_task(TASK_PREFIX + "build_export", args)
+    elif mode() == "embedded":
+        local_queue.put("build_export", args)
+    else:
+        _task("build_export")(*args)

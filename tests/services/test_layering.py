@@ -141,7 +141,13 @@ def test_every_task_the_services_send_by_name_exists():
             func = ast.unparse(node.func)
             if func in {"_task", "local_queue.put"}:
                 sent.add(node.args[0].value)
-    assert sent == {"run_bot_turn", "enforce_deadline", "record_results", "tournament_round_ended"}
+    assert sent == {
+        "run_bot_turn",
+        "enforce_deadline",
+        "record_results",
+        "tournament_round_ended",
+        "build_export",
+    }
     for name in sent:
         assert schedule.TASK_PREFIX + name in current_app.tasks, name
 
