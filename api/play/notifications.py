@@ -26,7 +26,8 @@ from .fields import (
 
 #: The longest a follower of the inbox is held (seconds).
 WAIT_MAX = 30.0
-ID_MAX = 2**53
+#: The largest notification id a request may name (a query parameter has at most 12 digits).
+ID_MAX = 999_999_999_999
 
 CLOCK = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
 

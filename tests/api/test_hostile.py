@@ -73,6 +73,21 @@ BAD_PATH_VALUES = {
     "ticket_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
     "challenge_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
     "player_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
+    "notification_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
+    "webhook_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
+    "subscription_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
+    "export_id": [
+        "not-a-uuid",
+        str(uuid.UUID(int=0)),
+        str(uuid.uuid4()),
+        "%00",
+        "%ED%A0%80",
+        "x" * 3000,
+        "%C2%B2",
+        "-1",
+        "9" * 40,
+        "%20",
+    ],
     "n": ["-1", "x", "%00", "%ED%A0%80", "%C2%B2", "%D9%A3", "9" * 40, "9" * 5000, "1.0", "1e3"],
 }
 
@@ -272,6 +287,10 @@ class Battery:
             "player_id": str(self.player.user.pk),
             "ticket_id": getattr(self.player, "ticket_id", "1"),
             "challenge_id": getattr(self.player, "challenge_id", "1"),
+            "notification_id": "1",
+            "webhook_id": "1",
+            "subscription_id": "1",
+            "export_id": str(uuid.UUID(int=1)),
             "n": "0",
         }
 

@@ -77,6 +77,23 @@ EXPECTED_REFUSALS: dict[str, dict[int, str]] = {
     # A well-formed action the game's rules do not allow right now: 422 illegal_action (or an
     # Idempotency-Key reused for another request: 422 idempotency_key_reused).
     "matches_actions_create": {422: "illegal_action"},
+    # A challenge's or a ticket's options and players judged against the game (seat counts,
+    # a player named twice): 422 invalid_options; a challenge's options are a free object
+    # whose keys the input guard reads as text (no NUL, no lone surrogate): 400 invalid.
+    "challenges_create": {422: "invalid_options", 400: "options keys"},
+    "queue_create": {422: "invalid_options"},
+    # URLs a schema's `uri` format admits but Django's URL validation does not, and keys that
+    # must decode as base64url P-256 points: 400 invalid on those fields.
+    "webhooks_create": {400: "url"},
+    "push_subscriptions_create": {400: "endpoint or keys"},
+    # Time zones the server knows (its tz database), quiet hours both set or both null.
+    "notification_preferences_update": {400: "time_zone or quiet hours"},
+}
+#: The fields whose values a schema admits and the server may still refuse (400 invalid).
+FIELD_REFUSALS: dict[str, set[str]] = {
+    "webhooks_create": {"url"},
+    "push_subscriptions_create": {"endpoint", "keys"},
+    "notification_preferences_update": {"time_zone", "quiet_start", "quiet_end"},
 }
 #: replay and stats are 404 until a match has finished (docs/api.md: hidden until it ends), so a
 #: match just created by ``POST /api/matches/`` is rightly "not found" there: the assumption of
@@ -115,6 +132,15 @@ def refusals_are_the_documented_ones(ctx: Any, response: Any, case: Any) -> None
         assert error["code"] == "invalid_options", error
     elif operation_id == "matches_actions_create":
         assert error["code"] in ("illegal_action", "idempotency_key_reused"), error
+    elif operation_id in ("challenges_create", "queue_create"):
+        if response.status_code == 422:
+            assert error["code"] == "invalid_options", error
+        else:
+            assert error["code"] == "invalid" and error["field"].startswith("options."), error
+    elif operation_id in FIELD_REFUSALS:
+        assert error["code"] == "invalid", error
+        fields = set(error.get("fields", {})) or {error.get("field")}
+        assert fields <= FIELD_REFUSALS[operation_id], (error, body)
     else:
         assert error["code"] == "invalid", error
         policy = {"display_name"} if _astral_refused(body.get("display_name")) else set()
