@@ -22,7 +22,8 @@ One command, bounded run time (about three minutes with the defaults). It
    follower), woken by moves paced to a target number of deliveries per second;
 6. writes ``bench/RESULTS.md`` (``--out``).
 
-The floor is the shared reference app in ``../shared/bench/floor/`` (a plain Django + DRF
+The floor is the reference app kept outside the repository (its folder: ``PERF_FLOOR``, by
+default ``shared/bench/floor`` beside the checkout's folder), a plain Django + DRF app (its
 move: one ``select_for_update``, one ``save(update_fields=...)``, one event insert, a ~960 B
 answer; its GET one ``values_list`` and the same answer). It is started from there, untouched:
 in a temporary virtualenv (``uv venv`` + its ``requirements.txt``, or ``--floor-venv``), on a

@@ -52,9 +52,10 @@ REFUSED_CATEGORIES = ("Cc", "Cf", "Co")
 
 def display_name_pattern() -> str:
     """A pattern refusing the control, format and private-use characters of the Basic
-    Multilingual Plane, as ``\\uXXXX`` ranges that read the same in ECMA-262 (the schema),
-    Python and Rust regular expressions. The accounts service also refuses the few such
-    characters beyond it (plane 14 tags, planes 15–16 private use), with the same 400."""
+    Multilingual Plane, as ranges of ``\\u`` escapes (four hex digits) that read the same in
+    ECMA-262 (the schema), Python and Rust regular expressions. The accounts service also
+    refuses the few such characters beyond it (plane 14 tags, planes 15–16 private use), with
+    the same 400."""
     ranges: list[list[int]] = []
     for code in range(0x10000):
         if 0xD800 <= code <= 0xDFFF or unicodedata.category(chr(code)) not in REFUSED_CATEGORIES:
