@@ -8,7 +8,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from accounts.deletion import account_delete
-from accounts.models import AccountDeletion, User
+from accounts.models import AccountDeletion, DataExport, Session, User, UsernameHold
+from fibserver.admin import ReadOnlyAdmin
 from fibserver.errors import AppError
 
 
@@ -69,3 +70,28 @@ class AccountDeletionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(DataExport)
+class DataExportAdmin(ReadOnlyAdmin):
+    """Export jobs: their status and size, never the document (the player's own data)."""
+
+    list_display = ("id", "user", "status", "created_at", "finished_at", "size", "truncated")
+    list_filter = ("status",)
+    hidden = ("body",)
+
+
+@admin.register(UsernameHold)
+class UsernameHoldAdmin(ReadOnlyAdmin):
+    """Usernames of deleted accounts held back (only their hash) until the grace period ends."""
+
+    list_display = ("name_hash", "until")
+
+
+@admin.register(Session)
+class SessionAdmin(ReadOnlyAdmin):
+    """Who is signed in where; the token's digest is never shown (players sign their sessions
+    out themselves, a deletion signs all out)."""
+
+    list_display = ("label", "user", "created", "last_used", "client_address")
+    hidden = ("digest",)

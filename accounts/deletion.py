@@ -21,12 +21,12 @@ from datetime import timedelta
 from django.apps import apps
 from django.db import models, transaction
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from fibserver.errors import InvalidCredentials, NotFound
 
 from .erasure import ERASURE, Policy
-from .models import AccountDeletion, User, UsernameHold
+from .models import AccountDeletion, Session, User, UsernameHold
+from .sessions import digest_of
 
 USERNAME_HOLD_DAYS = 30
 TOMBSTONE_PREFIX = "~deleted~"
@@ -51,12 +51,14 @@ def holds_purge() -> int:
     return deleted
 
 
-def confirm(*, user: User, password: str | None, token: str | None, current: str | None) -> None:
-    """The caller confirms: a registered account with its password, a guest with its token
-    (``current`` is the token the request was made with)."""
+def confirm(*, user: User, password: str | None, token: str | None) -> None:
+    """The caller confirms: a registered account with its password, a guest with a token of
+    one of its own sessions."""
     if user.is_guest:
-        given, calling = (token or "").encode(), (current or "").encode()
-        ok = bool(given) and bool(calling) and secrets.compare_digest(given, calling)
+        ok = (
+            bool(token)
+            and Session.objects.filter(user=user, digest=digest_of(token or "")).exists()
+        )
     else:
         ok = bool(password) and user.check_password(password or "")
     if not ok:
@@ -79,7 +81,10 @@ def account_delete(*, user: User, staff: User | None = None) -> AccountDeletion:
     from games.services.departure import player_depart
     from matchmaking.services import player_depart as queue_depart
 
-    found = User.objects.select_for_update().filter(pk=user.pk, deleted_at__isnull=True).first()
+    # FOR NO KEY UPDATE: a move that notifies this player (a key-share lock on the row) passes
+    # it, so the deletion waiting for that move's match cannot deadlock with it.
+    live = User.objects.select_for_update(no_key=True).filter(pk=user.pk, deleted_at__isnull=True)
+    found = live.first()
     if found is None:
         raise NotFound("No such account.")
     user = found
@@ -89,11 +94,7 @@ def account_delete(*, user: User, staff: User | None = None) -> AccountDeletion:
         model, field = _field(label)
         rows = model._default_manager.filter(**{field: user.pk})
         if decision.policy is Policy.DELETE:
-            if model is Token:
-                for token in rows:  # one by one: each deletion drops the token's cache entry
-                    token.delete()
-            else:
-                rows.delete()
+            rows.delete()  # sessions too: each deletion drops its token's cache entry
         elif decision.policy is Policy.SET_NULL:
             rows.update(**{field: None})
     now = timezone.now()

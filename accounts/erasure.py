@@ -48,7 +48,7 @@ def handled(why: str) -> Decision:
 #: ``"app_label.ModelName.field"`` -> what deleting the user does to those rows.
 ERASURE: dict[str, Decision] = {
     # accounts, auth, admin
-    "authtoken.Token.user": delete("revokes the token: every device is signed out"),
+    "accounts.Session.user": delete("every session signed out: its token stops working"),
     "accounts.User_groups.user": delete("group memberships"),
     "accounts.User_user_permissions.user": delete("permissions"),
     "admin.LogEntry.user": keep("the staff's own admin history (a staff member's actions)"),

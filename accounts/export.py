@@ -47,7 +47,8 @@ def export_request(*, user: User) -> DataExport:
     from games.services import schedule
 
     with transaction.atomic():
-        User.objects.select_for_update().filter(pk=user.pk).first()  # one request at a time
+        # one request at a time
+        User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
         _expire_stale(user)
         if DataExport.objects.filter(user=user, status__in=DataExport.ACTIVE).exists():
             raise Conflict(BUSY)

@@ -7,8 +7,9 @@ export shows exactly what the player can already read, and nothing more: each ma
 :func:`games.reads.redaction.event_for` for that seat (the one redaction path: another seat's
 hidden cards never appear), the careers through :func:`games.reads.leaderboards.my_stats`,
 the inbox and the settings through :mod:`notifications.reads`, the queue, blocks, follows and
-challenges through :mod:`matchmaking.reads`. Secrets are not exported: tokens only say when
-they were made, webhooks say that they have a signing secret.
+challenges through :mod:`matchmaking.reads`. Secrets are not exported: sessions are listed as
+``GET /api/me/sessions/`` lists them (never their tokens), webhooks say that they have a
+signing secret.
 
 The document is bounded (:data:`MAX_BYTES`): matches are added newest first while the text
 stays under the cap; the ones left out are counted in ``omitted_matches`` and ``truncated`` is
@@ -25,7 +26,6 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Q
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.fields import DateTimeField
 
 from .models import User
@@ -65,10 +65,11 @@ def _as_api(value: datetime) -> str:
 
 
 def sessions(user: User) -> list[dict[str, Any]]:
-    """The sign-ins that exist (one token, shared by the player's devices): when made."""
+    """The player's sessions as ``GET /api/me/sessions/`` lists them (never a token)."""
+    from .sessions import listing
+
     return [
-        {"kind": "token", "created": t.created.isoformat()}
-        for t in Token.objects.filter(user=user).order_by("created")
+        {k: v for k, v in row.items() if k != "current"} for row in listing(user=user, current=None)
     ]
 
 

@@ -17,6 +17,7 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 
 class UserManager(DjangoUserManager["User"]):
@@ -128,3 +129,26 @@ class DataExport(models.Model):
 
     def __str__(self) -> str:
         return f"export {self.pk} ({self.status})"
+
+
+class Session(models.Model):
+    """A named sign-in: one API token of one device. The token itself is never stored, only
+    its SHA-256 (``digest``): the database cannot sign anyone in. ``last_used`` and
+    ``client_address`` are refreshed at most every ``accounts.sessions.LAST_USED_EVERY``
+    seconds, when the shared cache looks the token up again, never on every request."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="sessions")
+    digest = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=100)
+    created = models.DateTimeField(default=timezone.now)
+    last_used = models.DateTimeField()
+    client_address = models.GenericIPAddressField(null=True, blank=True)
+
+    class Meta:
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["user", "-last_used"], name="session_user_recent")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.label} ({self.user_id})"

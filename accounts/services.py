@@ -25,10 +25,10 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
+from accounts import sessions
 from accounts.deletion import username_held
-from accounts.models import User
+from accounts.models import Session, User
 from fibserver.errors import AppError, Conflict, Invalid, InvalidCredentials, Unavailable
 
 USERNAME_MIN, USERNAME_MAX = 3, 30
@@ -95,22 +95,29 @@ def _save_new(user: User) -> None:
         raise _username_taken() from exc
 
 
-@transaction.atomic
-def token_issue(*, user: User) -> str:
-    """The user's API token (DRF authtoken: one per user, shared by all their devices)."""
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+def token_issue(*, user: User, label: str = sessions.UNNAMED, address: str | None = None) -> str:
+    """A new API token for ``user``: a session of its own (:mod:`accounts.sessions`), named
+    ``label``, signed in from ``address``."""
+    return sessions.session_open(user=user, label=label, address=address)
+
+
+def token_revoke(*, user: User, session: Session | None = None) -> None:
+    """Sign ``session`` out (a logout); without one, every session of the user."""
+    if session is None:
+        sessions.sessions_revoke(user=user)
+    else:
+        sessions.session_revoke(user=user, session_id=session.pk)
 
 
 @transaction.atomic
-def token_revoke(*, user: User) -> None:
-    """Delete the user's token: every client using it is signed out."""
-    Token.objects.filter(user=user).delete()
-
-
-@transaction.atomic
-def guest_create(*, display_name: str | None = None) -> tuple[User, str]:
-    """A guest account and its token, in one call (a mobile app's first launch)."""
+def guest_create(
+    *,
+    display_name: str | None = None,
+    label: str = sessions.UNNAMED,
+    address: str | None = None,
+) -> tuple[User, str]:
+    """A guest account and its token (its first session, named ``label``), in one call (a
+    mobile app's first launch)."""
     name = _clean_display_name(display_name) or f"Guest {secrets.randbelow(9000) + 1000}"
     for _attempt in range(5):
         suffix = "".join(secrets.choice(GUEST_SUFFIX_ALPHABET) for _ in range(10))
@@ -120,7 +127,7 @@ def guest_create(*, display_name: str | None = None) -> tuple[User, str]:
             _save_new(user)
         except AppError:  # a 36**10 collision: just draw again
             continue
-        return user, token_issue(user=user)
+        return user, token_issue(user=user, label=label, address=address)
     raise Unavailable("Could not create a guest account; try again.")
 
 
@@ -137,9 +144,14 @@ def user_register(*, username: str, password: str, display_name: str = "") -> Us
 
 @transaction.atomic
 def user_login(
-    *, username: str, password: str, request: HttpRequest | None = None
+    *,
+    username: str,
+    password: str,
+    request: HttpRequest | None = None,
+    label: str = sessions.UNNAMED,
 ) -> tuple[User, str]:
-    """Check the credentials and return the user with their token.
+    """Check the credentials and return the user with the token of a new session (named
+    ``label``, from the request's client address).
 
     Unknown user, wrong password, guest (no usable password) and inactive user all get the same
     answer, and Django's backend spends the same hashing time on each.
@@ -151,7 +163,7 @@ def user_login(
         raise InvalidCredentials(LOGIN_FAILED)
     user.last_login = timezone.now()
     user.save(update_fields=["last_login"])
-    return user, token_issue(user=user)
+    return user, token_issue(user=user, label=label, address=sessions.address_of(request))
 
 
 @transaction.atomic
@@ -162,7 +174,8 @@ def guest_upgrade(
 
     The guest's token stays valid. ``display_name=None`` keeps the current display name.
     """
-    user = User.objects.select_for_update().get(pk=user.pk)  # two upgrades at once: one wins
+    # two upgrades at once: one wins
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if not user.is_guest:
         raise Conflict("Only guest accounts can be upgraded.", code="not_a_guest")
     user.username = _clean_username(username, exclude_pk=user.pk)
@@ -180,10 +193,12 @@ def guest_upgrade(
 
 
 @transaction.atomic
-def password_change(*, user: User, current_password: str, new_password: str) -> tuple[User, str]:
-    """Check the current password, set the new one, and revoke the old token: every device is
-    signed out; the caller gets the new token."""
-    user = User.objects.select_for_update().get(pk=user.pk)
+def password_change(
+    *, user: User, current_password: str, new_password: str, keep: Session | None = None
+) -> User:
+    """Check the current password, set the new one, and sign out every session but ``keep``
+    (the caller's own, which stays signed in with its token)."""
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if user.is_guest:
         raise Conflict("A guest account has no password; upgrade it instead.", code="no_password")
     if len(current_password or "") > PASSWORD_MAX or not user.check_password(current_password):
@@ -191,6 +206,5 @@ def password_change(*, user: User, current_password: str, new_password: str) -> 
     _check_password(new_password, candidate=user, field="new_password")
     user.set_password(new_password)
     user.save(update_fields=["password"])
-    for token in Token.objects.filter(user=user):
-        token.delete()  # one by one: each deletion drops the token's cache entry
-    return user, token_issue(user=user)
+    sessions.sessions_revoke(user=user, keep=keep)
+    return user

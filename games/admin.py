@@ -13,26 +13,23 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from fibserver.admin import ReadOnlyAdmin
 from fibserver.errors import AppError
 
 from . import services
-from .models import Career, Event, IdempotencyRecord, Match, RatingPoint, RecordedMatch, Seat
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Viewable, never added, changed or deleted by hand."""
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [f.name for f in self.model._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+from .models import (
+    Career,
+    Entry,
+    Event,
+    IdempotencyRecord,
+    Match,
+    RatingPoint,
+    RecordedMatch,
+    Round,
+    Seat,
+    Tournament,
+    Vacation,
+)
 
 
 class SeatInline(admin.TabularInline):
@@ -111,3 +108,38 @@ class RecordedMatchAdmin(ReadOnlyAdmin):
 class RatingPointAdmin(ReadOnlyAdmin):
     list_display = ("user", "game", "match", "rating", "place", "played_at")
     list_filter = ("game",)
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    can_delete = False
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [f.name for f in Entry._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(ReadOnlyAdmin):
+    list_display = ("id", "name", "status", "format", "host", "created_at")
+    list_filter = ("status", "format")
+    search_fields = ("id", "name")
+    inlines = [EntryInline]
+    hidden = ("raffle_seed",)  # secret until the draw: its commitment is public
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "number", "final", "skipped", "match")
+    list_filter = ("final", "skipped")
+
+
+@admin.register(Vacation)
+class VacationAdmin(ReadOnlyAdmin):
+    list_display = ("user", "started_at", "ends_at", "days", "ended_at")

@@ -29,6 +29,7 @@ class Kind(models.TextChoices):
     WEBHOOK_DISABLED = "webhook_disabled"
     CHALLENGED = "challenged"
     REMATCH_OFFERED = "rematch_offered"
+    ROUND_STARTING = "round_starting"
 
 
 class Channel(models.TextChoices):
@@ -137,8 +138,8 @@ class PushSubscription(models.Model):
     auth = models.CharField(max_length=32)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    def __str__(self) -> str:
-        return self.endpoint
+    def __str__(self) -> str:  # never the endpoint: it is a capability to push to the player
+        return f"push subscription {self.pk} of {self.user_id}"
 
 
 class Delivery(models.Model):

@@ -13,7 +13,7 @@ the game's log is read through the one redaction path when the inbox is read
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -177,12 +177,49 @@ def rematch_offered(match: Match, offer: int, players: Iterable[int]) -> None:
     )
 
 
-def _insert(rows: Iterable[Notification]) -> None:
+def round_notice() -> timedelta:
+    """How long before a tournament's announced start its entrants are told
+    (``NOTIFICATIONS["ROUND_NOTICE_SECONDS"]``)."""
+    seconds = getattr(settings, "NOTIFICATIONS", {}).get("ROUND_NOTICE_SECONDS", 600)
+    return timedelta(seconds=float(seconds))
+
+
+def round_starting(tournament: Any, players: Iterable[int], now: datetime) -> None:
+    """``round_starting``, written ahead of time for each of ``players`` registered for a
+    tournament whose start is announced (``starts_at`` in the future): due ``round_notice()``
+    before it (at once when that is already past). The reminder sweep fires it if the
+    tournament still starts then and the player is still registered (else deletes it). One per
+    player and announced time (its key)."""
+    starts_at = tournament.starts_at
+    if starts_at is None or starts_at <= now:
+        return
+    due = max(starts_at - round_notice(), now)
+    _insert(
+        (
+            Notification(
+                user_id=player,
+                kind=Kind.ROUND_STARTING,
+                data={
+                    "game": tournament.game,
+                    "tournament": str(tournament.pk),
+                    "starts_at": starts_at.isoformat(),
+                },
+                due_at=due,
+                key=f"round:{tournament.pk}:{starts_at.isoformat()}",
+            )
+            for player in players
+        ),
+        wake=False,
+    )
+
+
+def _insert(rows: Iterable[Notification], *, wake: bool = True) -> None:
     from django.db import transaction
 
     rows = list(rows)
     if not rows:
         return
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
-    users = {r.user_id for r in rows}
-    transaction.on_commit(lambda: wake_users(users))
+    if wake:  # a notification written ahead of time wakes no one until the sweep fires it
+        users = {r.user_id for r in rows}
+        transaction.on_commit(lambda: wake_users(users))

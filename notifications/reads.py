@@ -73,6 +73,8 @@ def _render(row: Notification, events: list[Event]) -> dict[str, Any]:
         "placements": data.get("placements"),
         "url": data.get("url"),
         "challenge": data.get("challenge"),
+        "tournament": data.get("tournament"),
+        "starts_at": data.get("starts_at"),
         "events": [event_for(e, row.seat) for e in events],
         "created_at": row.created_at.isoformat(),
         "read_at": row.read_at.isoformat() if row.read_at else None,

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from fibserver.errors import Conflict, NotFound
-from games.models import Match, Seat
+from games.models import Entry, Match, Seat, Tournament
 
 from . import prefs
 from .models import Channel, Delivery, Kind, Notification, Preference, PushSubscription, Webhook
@@ -162,9 +162,13 @@ def reminders_fire(*, limit: int = 1000) -> int:
                 user_id__in={n.user_id for n in due}, reminders=False
             ).values_list("user_id", flat=True)
         )
+        starting = _rounds_still_starting([n for n in due if n.kind == Kind.ROUND_STARTING])
         fire: list[int] = []
         drop: list[int] = []
         for n in due:
+            if n.kind == Kind.ROUND_STARTING:
+                (fire if n.pk in starting else drop).append(n.pk)
+                continue
             deadline = pending.get((n.match_id, n.seat or 0)) if n.match_id else None
             still = deadline is not None and deadline.isoformat() == n.data.get("deadline")
             (fire if still and n.user_id not in muted else drop).append(n.pk)
@@ -173,6 +177,34 @@ def reminders_fire(*, limit: int = 1000) -> int:
         users = {n.user_id for n in due if n.pk in set(fire)}
         transaction.on_commit(lambda: wake_users(users))
     return len(due)
+
+
+def _rounds_still_starting(notices: list[Notification]) -> set[int]:
+    """The ``round_starting`` notices whose tournament is still open, still announced for the
+    time the notice was written for, with its player still registered."""
+    if not notices:
+        return set()
+    ids = {n.data.get("tournament") for n in notices}
+    open_at = {
+        str(pk): starts_at
+        for pk, starts_at in Tournament.objects.filter(
+            pk__in=ids, status=Tournament.Status.OPEN
+        ).values_list("pk", "starts_at")
+    }
+    entered = {
+        (str(t), u)
+        for t, u in Entry.objects.filter(
+            tournament_id__in=list(open_at), user_id__in={n.user_id for n in notices}
+        ).values_list("tournament_id", "user_id")
+    }
+    still: set[int] = set()
+    for n in notices:
+        tid = n.data.get("tournament")
+        starts_at = open_at.get(tid)
+        announced = starts_at is not None and starts_at.isoformat() == n.data.get("starts_at")
+        if announced and (tid, n.user_id) in entered:
+            still.add(n.pk)
+    return still
 
 
 # --- Housekeeping -----------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def caller(request: HttpRequest) -> User | None:
     if key is None:
         raise HandOver
     try:
-        user, _token = tokens.authenticate_credentials(key)
+        user, _token = tokens.authenticate_credentials(key, request)
     except exceptions.AuthenticationFailed:
         raise HandOver from None
     return user  # type: ignore[no-any-return]

@@ -48,7 +48,7 @@ def _caller(request: HttpRequest) -> tuple[User, AtomicScopedRateThrottle, bool 
         (user, _token), allowed = cached
         return user, throttle, allowed
     try:
-        user, token = tokens.authenticate_credentials(key)
+        user, token = tokens.authenticate_credentials(key, request)
     except exceptions.AuthenticationFailed:
         raise HandOver from None
     remember_token(key, user, token)  # both keys, if only the older one was cached

@@ -20,7 +20,7 @@ from rest_framework import exceptions
 from rest_framework.throttling import ScopedRateThrottle
 from strawberry.types import Info
 
-from api.authentication import token_user
+from api.authentication import token_auth
 from api.throttling import AtomicScopedRateThrottle
 
 _UNKNOWN = object()
@@ -40,15 +40,17 @@ class Context:
     websocket: bool = False
     connection_params: dict[str, Any] | None = None  # set by the websocket handler
     _user: Any = field(default=_UNKNOWN, repr=False)
+    session: Any = field(default=None, repr=False)  # the token's (accounts.models.Session)
 
     def authenticate(self) -> Any:
         """The token's user, or ``None`` without a token (``AuthenticationFailed``: not valid)."""
         if self._user is _UNKNOWN:
-            self._user = token_user(meta_request(self.meta))
+            found = token_auth(meta_request(self.meta))
+            self._user, self.session = (None, None) if found is None else found
         return self._user
 
-    def set_user(self, user: Any) -> None:
-        self._user = user
+    def set_user(self, user: Any, session: Any = None) -> None:
+        self._user, self.session = user, session
 
 
 def context_of(info: Info) -> Context:

@@ -10,8 +10,9 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from accounts import deletion
+from accounts import deletion, sessions
 from accounts import services as accounts
+from api.authentication import token_key
 from api.play.matches import options_summary
 from api.play.moves import THROTTLE_SCOPE, submit_move
 from fibserver.errors import Invalid
@@ -21,7 +22,7 @@ from . import inputs
 from . import queue_types as qt
 from . import tournament_types as ev
 from .args import MatchID, SeatArg, view_of
-from .context import context_of, require_user, throttle
+from .context import context_of, meta_request, require_user, throttle
 from .types import (
     AuthPayload,
     Game,
@@ -36,9 +37,17 @@ from .types import (
 
 def _calling_token(info: Info) -> str | None:
     """The token the call was made with (``Authorization: Bearer <token>`` or ``Token``)."""
-    header = str(context_of(info).meta.get("HTTP_AUTHORIZATION", ""))
-    parts = header.split()
-    return parts[1] if len(parts) == 2 else None
+    return token_key(str(context_of(info).meta.get("HTTP_AUTHORIZATION", "")))
+
+
+def _signing_in(info: Info, device: str | None) -> dict[str, Any]:
+    """The new session's name and client address (as REST's sign-in views)."""
+    context = context_of(info)
+    request = context.request or meta_request(context.meta)
+    return {
+        "label": sessions.label_of(context.request, device),
+        "address": sessions.address_of(request),
+    }
 
 
 def _signed_in(user: Any, token: str) -> AuthPayload:
@@ -103,28 +112,53 @@ def _short_format(info: Info, id: strawberry.ID) -> ev.TournamentType | None:
 
 @strawberry.type
 class Mutation:
-    @strawberry.mutation(description="Create a guest account: a token, no password.")
-    def guest(self, info: Info, display_name: str | None = None) -> AuthPayload | None:
+    @strawberry.mutation(
+        description="Create a guest account: a token (its first session, named `device`), no "
+        "password."
+    )
+    def guest(
+        self, info: Info, display_name: str | None = None, device: str | None = None
+    ) -> AuthPayload | None:
         throttle(info, "guest")
-        data = inputs.guest(inputs.given(display_name=display_name))
-        return _signed_in(*accounts.guest_create(display_name=data.get("display_name")))
+        data = inputs.guest(inputs.given(display_name=display_name, device=device))
+        return _signed_in(
+            *accounts.guest_create(
+                display_name=data.get("display_name"),
+                **_signing_in(info, data.get("device")),
+            )
+        )
 
-    @strawberry.mutation(description="Register a full account.")
+    @strawberry.mutation(description="Register a full account (its first session: `device`).")
     def register(
-        self, info: Info, username: str, password: str, display_name: str | None = None
+        self,
+        info: Info,
+        username: str,
+        password: str,
+        display_name: str | None = None,
+        device: str | None = None,
     ) -> AuthPayload | None:
         throttle(info, "register")
         data = inputs.register(
-            inputs.given(username=username, password=password, display_name=display_name)
+            inputs.given(
+                username=username, password=password, display_name=display_name, device=device
+            )
         )
+        device = data.pop("device", None)
         user = accounts.user_register(**data)
-        return _signed_in(user, accounts.token_issue(user=user))
+        return _signed_in(user, accounts.token_issue(user=user, **_signing_in(info, device)))
 
-    @strawberry.mutation(description="Log in: the user's token (the same on every device).")
-    def login(self, info: Info, username: str, password: str) -> AuthPayload | None:
+    @strawberry.mutation(
+        description="Log in: a new session (named `device`, else the User-Agent) and its token."
+    )
+    def login(
+        self, info: Info, username: str, password: str, device: str | None = None
+    ) -> AuthPayload | None:
         throttle(info, "login")
-        data = inputs.login(inputs.given(username=username, password=password))
-        return _signed_in(*accounts.user_login(**data, request=context_of(info).request))
+        data = inputs.login(inputs.given(username=username, password=password, device=device))
+        label = _signing_in(info, data.pop("device", None))["label"]
+        return _signed_in(
+            *accounts.user_login(**data, request=context_of(info).request, label=label)
+        )
 
     @strawberry.mutation(
         description="Upgrade the calling guest to a full account, keeping its id and history."
@@ -138,11 +172,17 @@ class Mutation:
             inputs.given(username=username, password=password, display_name=display_name)
         )
         user = accounts.guest_upgrade(user=user, **data)
-        return _signed_in(user, accounts.token_issue(user=user))
+        token = _calling_token(info) if context_of(info).session else None
+        return _signed_in(user, token or accounts.token_issue(user=user))
 
-    @strawberry.mutation(description="Revoke the token, signing out every device that uses it.")
+    @strawberry.mutation(
+        description="Log out: sign the calling session out (the account's others stay)."
+    )
     def logout(self, info: Info) -> bool | None:
-        accounts.token_revoke(user=require_user(info))
+        user = require_user(info)
+        session = context_of(info).session
+        if session is not None:
+            accounts.token_revoke(user=user, session=session)
         return True
 
     @strawberry.mutation(
@@ -156,16 +196,13 @@ class Mutation:
         user = require_user(info)
         throttle(info, "login", user)
         data = inputs.delete_me(inputs.given(password=password, token=token))
-        current = _calling_token(info)
-        deletion.confirm(
-            user=user, current=current, password=data.get("password"), token=data.get("token")
-        )
+        deletion.confirm(user=user, password=data.get("password"), token=data.get("token"))
         deletion.account_delete(user=user)
         return True
 
     @strawberry.mutation(
         description="Change the calling account's password (REST `POST /api/me/password/`): "
-        "every old token is revoked; the new one comes back."
+        "every other session is signed out; this one stays, its token comes back."
     )
     def change_password(
         self, info: Info, current_password: str, new_password: str
@@ -175,7 +212,10 @@ class Mutation:
         data = inputs.password_change(
             inputs.given(current_password=current_password, new_password=new_password)
         )
-        return _signed_in(*accounts.password_change(user=user, **data))
+        session = context_of(info).session
+        user = accounts.password_change(user=user, keep=session, **data)
+        token = _calling_token(info) if session else None
+        return _signed_in(user, token or accounts.token_issue(user=user))
 
     @strawberry.mutation(description="Create a match; it starts at once when every seat is full.")
     def create_match(self, info: Info, input: CreateMatchInput) -> MatchView | None:

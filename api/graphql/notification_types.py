@@ -40,6 +40,7 @@ class NotificationKind(Enum):
     WEBHOOK_DISABLED = _value("webhook_disabled")
     CHALLENGED = _value("challenged")
     REMATCH_OFFERED = _value("rematch_offered")
+    ROUND_STARTING = _value("round_starting")
 
 
 @strawberry.enum(description="A way a notification leaves the inbox.")
@@ -71,6 +72,12 @@ class Notification:
     challenge_id: int | None = strawberry.field(
         description="The challenge to answer (`challenged`)."
     )
+    tournament_id: strawberry.ID | None = strawberry.field(
+        description="The tournament whose first round is about to start (`round_starting`)."
+    )
+    starts_at: datetime | None = strawberry.field(
+        description="When that round is announced to start (`round_starting`)."
+    )
     events: list[MatchEvent]
     created_at: datetime
     read_at: datetime | None
@@ -91,6 +98,8 @@ class Notification:
             placements=d["placements"],
             url=d["url"],
             challenge_id=d["challenge"],
+            tournament_id=d["tournament"],
+            starts_at=_when(d["starts_at"]),
             events=[MatchEvent.of(e) for e in d["events"]],
             created_at=datetime.fromisoformat(d["created_at"]),
             read_at=_when(d["read_at"]),

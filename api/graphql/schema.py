@@ -27,6 +27,7 @@ from .mutations import Mutation
 from .notification_types import NotificationMutation, NotificationQuery, NotificationSubscription
 from .push_types import PushMutation, PushQuery
 from .queries import Query
+from .session_types import SessionMutation, SessionQuery
 from .subscriptions import first_page, follow
 from .types import MatchEvent
 from .vacation_types import VacationMutation, VacationQuery
@@ -70,15 +71,22 @@ class FibSchema(strawberry.Schema):
 
 
 @strawberry.type(name="Query")
-class RootQuery(Query, NotificationQuery, PushQuery, VacationQuery, ExportQuery):
-    """The queries, with the notification inbox's, Web Push's, the vacation's and the data
-    export's."""
+class RootQuery(Query, NotificationQuery, PushQuery, VacationQuery, ExportQuery, SessionQuery):
+    """The queries, with the notification inbox's, Web Push's, the vacation's, the data
+    export's and the sessions'."""
 
 
 @strawberry.type(name="Mutation")
-class RootMutation(Mutation, NotificationMutation, PushMutation, VacationMutation, ExportMutation):
-    """The mutations, with the notification inbox's, Web Push's, the vacation's and the data
-    export's."""
+class RootMutation(
+    Mutation,
+    NotificationMutation,
+    PushMutation,
+    VacationMutation,
+    ExportMutation,
+    SessionMutation,
+):
+    """The mutations, with the notification inbox's, Web Push's, the vacation's, the data
+    export's and the sessions'."""
 
 
 schema = FibSchema(

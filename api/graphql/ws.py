@@ -21,7 +21,7 @@ from strawberry.exceptions import ConnectionRejectionError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types.unset import UNSET
 
-from api.authentication import token_user
+from api.authentication import token_auth
 
 from .context import Context, meta_request
 from .schema import schema
@@ -53,7 +53,8 @@ class GraphQLWebSocket(GraphQL[Context, None]):
         if header:
             context.meta["HTTP_AUTHORIZATION"] = header
         try:
-            context.set_user(await db(token_user, meta_request(context.meta)))
+            found = await db(token_auth, meta_request(context.meta))
+            context.set_user(*(found or (None, None)))
         except AuthenticationFailed:
             raise ConnectionRejectionError() from None
         return UNSET

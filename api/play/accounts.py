@@ -135,19 +135,33 @@ def password_field(
 # --- Requests ----------------------------------------------------------------------------------
 
 
+def device_field() -> StrictCharField:
+    return StrictCharField(
+        max_length=100,
+        required=False,
+        pattern=DISPLAY_NAME_PATTERN,
+        pattern_message="Control and formatting characters are not allowed.",
+        help_text="The name of this sign-in's session in `GET /api/me/sessions/` (e.g. "
+        '"Pixel 8"). Default: the client\'s User-Agent.',
+    )
+
+
 class GuestIn(StrictInput):
     display_name = display_name_field(help_text="Default: a random 'Guest 1234'.")
+    device = device_field()
 
 
 class RegisterIn(StrictInput):
     username = username_field()
     password = password_field(new=True)
     display_name = display_name_field(default="")
+    device = device_field()
 
 
 class LoginIn(StrictInput):
     username = StrictCharField(max_length=150)
     password = password_field()
+    device = device_field()
 
 
 class UpgradeIn(StrictInput):

@@ -5,9 +5,10 @@ Thin views (docs/architecture.md): each validates its input with its own seriali
 service in :mod:`accounts.services` and renders :class:`UserOutSerializer`. Errors use the one shape
 ``{"error": {"code", "message", ...}}`` from :mod:`api.errors`.
 
-Tokens: ``Authorization: Bearer <token>`` (or DRF's ``Token <token>``). A user has one token,
-shared by their devices; logout, a password change and a deletion revoke it everywhere.
-Upgrading a guest keeps the same user and the same token.
+Tokens: ``Authorization: Bearer <token>`` (or DRF's ``Token <token>``). Every sign-in is a named
+session of its own (:mod:`accounts.sessions`, ``/api/me/sessions/``); logout signs out the
+calling one, a password change every other one, a deletion all. Upgrading a guest keeps the
+same user and the same token.
 """
 
 from __future__ import annotations
@@ -17,13 +18,15 @@ from typing import Any
 from django.contrib.auth import logout as django_logout
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.authentication import get_authorization_header
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts import deletion, services
+from accounts import deletion, services, sessions
+from api.authentication import token_key
 from api.play.accounts import (
     DeleteMeIn,
     GuestIn,
@@ -38,6 +41,7 @@ from api.play.fields import validate
 from .openapi import responses as r
 from .openapi.accounts import DeleteWithBodySchema
 from .parsers import LimitedJSONParser
+from .sessions import current
 
 TAG = "auth"
 PASSWORD_400 = (
@@ -88,7 +92,9 @@ class GuestCreateView(_PublicView):
     )
     def post(self, request: Request) -> Response:
         data = validate(GuestIn, request.data)
-        user, token = services.guest_create(display_name=data.get("display_name"))
+        user, token = services.guest_create(
+            display_name=data.get("display_name"), **_signing_in(request, data)
+        )
         return _token_response(user, token, status_code=status.HTTP_201_CREATED)
 
 
@@ -119,8 +125,9 @@ class RegisterView(_PublicView):
     )
     def post(self, request: Request) -> Response:
         data = validate(RegisterIn, request.data)
+        device = data.pop("device", None)
         user = services.user_register(**data)
-        token = services.token_issue(user=user)
+        token = services.token_issue(user=user, **_signing_in(request, {"device": device}))
         return _token_response(user, token, status_code=status.HTTP_201_CREATED)
 
 
@@ -134,8 +141,9 @@ class LoginView(_PublicView):
         tags=[TAG],
         operation_id="auth_login",
         summary="Log in with username and password",
-        description="Returns the user's token (the same token on every device). Wrong "
-        "credentials get `400 invalid_credentials`, whether or not the user exists.",
+        description="Opens a new session (one per device: `GET /api/me/sessions/`) and "
+        "returns its token. Wrong credentials get `400 invalid_credentials`, whether or not "
+        "the user exists.",
         request=LoginIn,
         responses=r.answers(
             {200: TokenOutSerializer},
@@ -150,7 +158,8 @@ class LoginView(_PublicView):
     )
     def post(self, request: Request) -> Response:
         data = validate(LoginIn, request.data)
-        user, token = services.user_login(**data, request=request._request)
+        label = sessions.label_of(request._request, data.pop("device", None))
+        user, token = services.user_login(**data, request=request._request, label=label)
         return _token_response(user, token, status_code=status.HTTP_200_OK)
 
 
@@ -185,7 +194,9 @@ class UpgradeView(APIView):
     def post(self, request: Request) -> Response:
         data = validate(UpgradeIn, request.data)
         user = services.guest_upgrade(user=request.user, **data)
-        token = services.token_issue(user=user)
+        token = calling_token(request) or services.token_issue(
+            user=user, **_signing_in(request, {})
+        )
         return _token_response(user, token, status_code=status.HTTP_200_OK)
 
 
@@ -198,14 +209,17 @@ class LogoutView(APIView):
     @extend_schema(
         tags=[TAG],
         operation_id="auth_logout",
-        summary="Log out: revoke the token",
-        description="Deletes the user's token, signing out every device that uses it. A guest "
-        "that logs out without upgrading cannot get back into the account.",
+        summary="Log out: sign this session out",
+        description="Its token stops working; the account's other sessions stay signed in "
+        "(`DELETE /api/me/sessions/{id}/` signs out another one). A guest that logs out "
+        "its last session without upgrading cannot get back into the account.",
         request=None,
         responses=r.answers({204: None}, 401),
     )
     def post(self, request: Request) -> Response:
-        services.token_revoke(user=request.user)
+        session = current(request)
+        if session is not None:
+            services.token_revoke(user=request.user, session=session)
         django_logout(request._request)  # also end a browsable-API session, if any
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -236,7 +250,7 @@ class MeView(APIView):
         operation_id="me_destroy",
         summary="Delete my account",
         description="A registered account confirms with its `password`, a guest with its "
-        "own `token`. At once: every token is revoked, the name is replaced everywhere by "
+        "own `token`. At once: every session is signed out, the name is replaced everywhere by "
         'an anonymous label ("Deleted player 7f3a"), careers and rating history are '
         "deleted (the account leaves every leaderboard), lobby seats are freed and active "
         "seats are played by the takeover bot to the end. The username stays taken for "
@@ -256,11 +270,26 @@ class MeView(APIView):
     )
     def delete(self, request: Request) -> Response:
         data = validate(DeleteMeIn, request.data)
-        current = getattr(request.auth, "key", None)
-        deletion.confirm(user=request.user, current=current, **_confirming(data))
+        deletion.confirm(user=request.user, **_confirming(data))
         deletion.account_delete(user=request.user)
         django_logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def calling_token(request: Request) -> str | None:
+    """The token the request was made with, when it was made with a session's token."""
+    if current(request) is None:
+        return None
+    return token_key(get_authorization_header(request))
+
+
+def _signing_in(request: Request, data: dict[str, Any]) -> dict[str, Any]:
+    """The new session's name and client address."""
+    django_request = request._request
+    return {
+        "label": sessions.label_of(django_request, data.get("device")),
+        "address": sessions.address_of(django_request),
+    }
 
 
 def _confirming(data: dict[str, Any]) -> dict[str, Any]:
@@ -277,9 +306,9 @@ class PasswordChangeView(APIView):
         tags=[TAG],
         operation_id="me_password_change",
         summary="Change my password",
-        description="Checks the current password and sets the new one. The old token is "
-        "revoked (every device is signed out) and a new one comes back in the response. A "
-        "guest has no password (`409 no_password`): it upgrades instead.",
+        description="Checks the current password and sets the new one. Every other session "
+        "is signed out; this one stays signed in and its token comes back in the response. "
+        "A guest has no password (`409 no_password`): it upgrades instead.",
         request=PasswordChangeIn,
         responses=r.answers(
             {200: TokenOutSerializer},
@@ -295,5 +324,8 @@ class PasswordChangeView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validate(PasswordChangeIn, request.data)
-        user, token = services.password_change(user=request.user, **data)
+        user = services.password_change(user=request.user, keep=current(request), **data)
+        token = calling_token(request) or services.token_issue(
+            user=user, **_signing_in(request, {})
+        )
         return _token_response(user, token, status_code=status.HTTP_200_OK)

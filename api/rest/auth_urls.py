@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from api.rest import auth, exports
+from api.rest import auth, exports, sessions
 
 urlpatterns = [
     path("auth/guest/", auth.GuestCreateView.as_view(), name="auth-guest"),
@@ -12,6 +12,12 @@ urlpatterns = [
     path("auth/logout/", auth.LogoutView.as_view(), name="auth-logout"),
     path("me/", auth.MeView.as_view(), name="me"),
     path("me/password/", auth.PasswordChangeView.as_view(), name="me-password"),
+    path("me/sessions/", sessions.SessionListView.as_view(), name="me-sessions"),
+    path(
+        "me/sessions/<str:session_id>/",
+        sessions.SessionDetailView.as_view(),
+        name="me-session",
+    ),
     path("me/export/", exports.ExportView.as_view(), name="me-export"),
     path("me/export/<str:export_id>/", exports.ExportStatusView.as_view(), name="me-export-job"),
     path(

@@ -60,7 +60,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",  # runserver leaves static files to WhiteNoise too
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc assets, served locally
     "corsheaders",
@@ -145,7 +144,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # Tests get a file too (one per xdist worker), not the shared-cache in-memory database,
     # whose table locks fail at once when a second thread (the embedded runner) writes.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    # The file is named after the test run (xdist's run id, shared by its workers, each of which
+    # adds its own suffix; else this process), so two runs in one checkout never share a file.
+    _run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")[:12] or str(os.getpid())
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{_run}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -425,7 +427,28 @@ NOTIFICATIONS = {
     # The daily digest: sent from this local hour on, looked for every DIGEST_SECONDS.
     "DIGEST_HOUR": env_int("NOTIFICATIONS_DIGEST_HOUR", 8),
     "DIGEST_SECONDS": float(os.environ.get("NOTIFICATIONS_DIGEST_SECONDS", "300")),
+    # Entrants of a tournament with an announced start are told this long before it.
+    "ROUND_NOTICE_SECONDS": float(os.environ.get("NOTIFICATIONS_ROUND_NOTICE_SECONDS", "600")),
 }
+
+# Email (the notification channel and the digest). With no EMAIL_HOST the messages are written
+# to the console (the process's stdout); with one, they go through SMTP.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "").strip() or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_HOST = EMAIL_HOST or "localhost"
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "fibserver@localhost"
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on.")
 
 if FIBSERVER["TASKS"] not in {"celery", "embedded", "inline"}:
     raise ImproperlyConfigured("FIBSERVER_TASKS must be celery, embedded or inline.")

@@ -24,12 +24,14 @@ from ..models import Entry, Match, Seat, Tournament
 from . import schedule
 from .common import bump, locked, seats_of
 from .lobby import match_leave
+from .tournaments import tournaments_host_departed
 
 
 @transaction.atomic
 def player_depart(*, user: User) -> dict[str, int]:
     """Settle every seat and entry of ``user``; returns how many of each were handled
-    (``freed``, ``taken_over``, ``withdrawn``). Idempotent."""
+    (``freed``, ``taken_over``, ``withdrawn``, and ``hosted``: the tournaments they host, which
+    go on without them). Idempotent."""
     done = {"freed": 0, "taken_over": 0, "withdrawn": 0}
     match_ids = (
         Seat.objects.filter(user=user)
@@ -53,6 +55,7 @@ def player_depart(*, user: User) -> dict[str, int]:
             tournament.version += 1
             tournament.save(update_fields=["version"])
             done["withdrawn"] += 1
+    done["hosted"] = tournaments_host_departed(user=user)
     return done
 
 

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from fibserver.errors import AppError, Conflict, Forbidden, InvalidOptions, NotFound
+from notifications import outbox
 
 from ..access import may_see, tournament_pk
 from ..engine.core import IllegalAction
@@ -142,6 +143,8 @@ def tournament_register(*, tournament_id: uuid.UUID | str, user: User) -> Entry:
     elif late and tournament.rounds.filter(final=True).exists():
         raise Conflict("Registration closed when the final started.")
     entry = Entry.objects.create(tournament=tournament, user=user, late=late)
+    if not late:
+        outbox.round_starting(tournament, [user.pk], timezone.now())
     _touch(tournament)
     tournament.save(update_fields=["version"])
     return entry
@@ -400,3 +403,38 @@ def _finish(tournament: Tournament) -> None:
     )
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = timezone.now()
+
+
+def tournaments_host_departed(*, user: User) -> int:
+    """The host ``user`` is leaving (account deleted): every tournament they host that has not
+    finished goes on without them — rounds advance by themselves from now on, an open one
+    without an announced time starts at the next sweep once two players are registered, and a
+    round that ended waiting for the host is followed by the next at once. The caller holds a
+    transaction. Returns the tournaments changed."""
+    changed = 0
+    hosted = Tournament.objects.filter(
+        host=user, status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING]
+    ).order_by("pk")
+    for pk in list(hosted.values_list("pk", flat=True)):
+        tournament = _locked(pk)
+        if tournament.status == Tournament.Status.FINISHED:
+            continue
+        tournament.auto_advance = True
+        if tournament.status == Tournament.Status.OPEN and tournament.starts_at is None:
+            tournament.starts_at = timezone.now()
+        if tournament.status == Tournament.Status.RUNNING and not tournament.single_round:
+            current = _current_round(tournament)
+            if current is not None and current.over and not current.final:
+                try:
+                    with transaction.atomic():
+                        _advance(tournament)
+                except AppError as error:
+                    log.warning(
+                        "tournament %s: the next round did not start: %s",
+                        tournament.pk,
+                        error.message,
+                    )
+        _touch(tournament)
+        tournament.save()
+        changed += 1
+    return changed

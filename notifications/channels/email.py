@@ -20,6 +20,7 @@ SUBJECTS = {
     "webhook_disabled": "A webhook of yours was disabled",
     "challenged": "You have been challenged",
     "rematch_offered": "A rematch is offered",
+    "round_starting": "Your tournament is about to start",
 }
 
 
@@ -28,6 +29,8 @@ def text_of(payload: dict[str, Any]) -> str:
     if payload.get("match"):
         game, version = payload.get("game"), payload["version"]
         lines.append(f"Match {payload['match']} ({game}), version {version}.")
+    if payload.get("tournament"):
+        lines.append(f"Tournament {payload['tournament']}, starting at {payload['starts_at']}.")
     if payload.get("deadline"):
         lines.append(f"Deadline: {payload['deadline']}.")
     if payload.get("url"):

@@ -84,3 +84,49 @@ def test_deletion_racing_the_players_own_moves(attempt):
     play_to_the_end(match_id, others, random.Random(attempt))
     assert Match.objects.get(pk=match_id).status == "finished"
     assert replays_to_stored_state(match_id)
+
+
+def test_a_deletion_in_progress_does_not_hold_back_a_move_that_notifies_the_player(monkeypatch):
+    """The deadlock CI once met: a move holds its match's lock and writes a notification for
+    the leaving player (an insert takes a key-share lock on their user row), while the deletion
+    holds the user row and waits for that match. The deletion's user lock must therefore be one
+    a key-share lock passes (FOR NO KEY UPDATE)."""
+    from django.db import transaction
+
+    from games.services import departure
+    from notifications.models import Notification
+
+    leaver = user_register(username="leaver-locks", password="a-long-pass-phrase")
+    holding, done = threading.Event(), threading.Event()
+    inserted: list[str] = []
+    real = departure.player_depart
+
+    def slow_depart(*, user):
+        holding.set()  # the deletion holds the user row from here
+        assert done.wait(10)
+        return real(user=user)
+
+    monkeypatch.setattr(departure, "player_depart", slow_depart)
+
+    def deleter() -> None:
+        try:
+            account_delete(user=User.objects.get(pk=leaver.pk))
+        finally:
+            connections.close_all()
+
+    def notifier() -> None:
+        try:
+            assert holding.wait(10)
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '3s'")
+                Notification.objects.create(user_id=leaver.pk, kind="your_turn", key="lock-test")
+                inserted.append("ok")
+        finally:
+            done.set()
+            connections.close_all()
+
+    with ThreadPoolExecutor(2) as pool:
+        for future in [pool.submit(deleter), pool.submit(notifier)]:
+            future.result()
+    assert inserted == ["ok"]
+    assert User.objects.get(pk=leaver.pk).deleted_at is not None

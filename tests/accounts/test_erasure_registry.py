@@ -27,7 +27,7 @@ def references_to_the_user() -> set[str]:
 
 def test_the_finder_sees_the_known_references():
     found = references_to_the_user()
-    assert {"games.Seat.user", "authtoken.Token.user", "accounts.User_groups.user"} <= found
+    assert {"games.Seat.user", "accounts.Session.user", "accounts.User_groups.user"} <= found
 
 
 def test_every_reference_to_the_user_has_a_decision():

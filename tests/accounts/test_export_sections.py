@@ -67,7 +67,8 @@ def test_each_section_equals_what_the_api_shows_the_player(django_capture_on_com
 
     me = ok(alice.get("/api/me/"))
     assert {k: doc["profile"][k] for k in me} == me
-    assert [s["kind"] for s in doc["sessions"]] == ["token"]
+    listed = ok(alice.get("/api/me/sessions/"))["results"]
+    assert doc["sessions"] == [{k: v for k, v in s.items() if k != "current"} for s in listed]
     assert alice.token not in response_text(doc)
 
     # every match with the player's seat: the view and the log as that seat sees them

@@ -37,13 +37,15 @@ def test_a_guest_deletes_itself_with_its_token_once():
 def test_a_registered_account_confirms_with_its_password_and_changes_it():
     user = user_register(username="erin", password=PASSWORD)
     player = GqlPlayer(token=token_issue(user=user))
+    elsewhere = GqlPlayer(token=token_issue(user=user, label="Tablet"))
     assert code(player.error(CHANGE, c="wrong-pass", n="another-long-one")) == (
         "invalid_credentials"
     )
     assert code(player.error(CHANGE, c=PASSWORD, n="short")) == "invalid"
     changed = player.data(CHANGE, c=PASSWORD, n="another-long-one")["changePassword"]
-    assert code(player.error(ME)) == "authentication_failed"  # the old token is gone
-    player = GqlPlayer(token=changed["token"])
+    assert changed["token"] == player.token  # this session stays signed in
+    assert player.data(ME)["me"]["id"] == user.pk
+    assert code(elsewhere.error(ME)) == "authentication_failed"  # the other one is signed out
     assert code(player.error(DELETE, p=PASSWORD)) == "invalid_credentials"
     assert player.data(DELETE, p="another-long-one") == {"deleteAccount": True}
     assert code(GqlPlayer(anonymous=True).error(DELETE, p="x")) == "not_authenticated"

@@ -1,4 +1,5 @@
-"""``POST /api/me/password/``: the current password, a valid new one; every old token revoked."""
+"""``POST /api/me/password/``: the current password, a valid new one; every other session
+signed out, the calling one kept."""
 
 from __future__ import annotations
 
@@ -20,17 +21,18 @@ def change(client: APIClient, body: object):
 
 def test_the_password_changes_and_every_other_device_is_signed_out():
     user = user_register(username="dora", password=PASSWORD)
-    old = token_issue(user=user)
-    phone, laptop = APIClient(), APIClient()
-    for client in (phone, laptop):
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {old}")
+    phone, laptop, tablet = APIClient(), APIClient(), APIClient()
+    for client, label in ((phone, "Phone"), (laptop, "Laptop"), (tablet, "Tablet")):
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_issue(user=user, label=label)}")
+        assert client.get("/api/me/").status_code == 200  # cached: the revocation must drop it
+    token = phone._credentials["HTTP_AUTHORIZATION"].split()[1]
     response = change(phone, {"current_password": PASSWORD, "new_password": NEW})
     assert response.status_code == 200, response.content
-    new = response.json()["token"]
-    assert new != old
-    assert_error(laptop.get("/api/me/"), 401, "authentication_failed")
-    phone.credentials(HTTP_AUTHORIZATION=f"Bearer {new}")
+    assert response.json()["token"] == token  # this device stays signed in
+    for other in (laptop, tablet):
+        assert_error(other.get("/api/me/"), 401, "authentication_failed")
     assert phone.get("/api/me/").status_code == 200
+    assert [s["label"] for s in phone.get("/api/me/sessions/").json()["results"]] == ["Phone"]
     login = APIClient().post(
         "/api/auth/login/", {"username": "dora", "password": NEW}, format="json"
     )

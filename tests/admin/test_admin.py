@@ -74,3 +74,55 @@ def test_the_abort_action_ends_a_match_through_the_finisher(staff, monkeypatch):
     # a match that has ended cannot be aborted: a warning, and nothing changes
     staff.post("/admin/games/match/", {"action": "abort", "_selected_action": [str(match.pk)]})
     assert Match.objects.get(pk=match.pk).version == fresh.version
+
+
+def test_every_model_is_in_the_admin_read_only_and_without_its_secrets(staff):
+    """Every model of ours has an admin page; the ones made only to be looked at answer 200
+    for the list and a row, offer no add, and never print a secret."""
+    from django.apps import apps
+    from django.contrib import admin as django_admin
+
+    from accounts.deletion import account_delete
+    from accounts.services import token_issue
+    from accounts.sessions import digest_of
+    from notifications.models import PushSubscription, Webhook
+
+    match = active_match()
+    user = match.seats.exclude(user=None).first().user
+    hook = Webhook.objects.create(user=user, url="https://hooks.example.org/x", secret="s3cr3t" * 4)
+    PushSubscription.objects.create(
+        user=user, endpoint="https://push.example.org/abc", p256dh="P" * 87, auth="A" * 22
+    )
+    token = token_issue(user=user, label="Pixel 8")
+    ours = [
+        m
+        for m in apps.get_models()
+        if m._meta.app_label in {"accounts", "games", "notifications", "matchmaking"}
+    ]
+    inline = {i.model for a in django_admin.site._registry.values() for i in a.inlines}
+    missing = [m._meta.label for m in ours if m not in django_admin.site._registry]
+    assert [label for label in missing if apps.get_model(label) not in inline] == []
+    assert {"games.Seat", "games.Entry"} <= set(missing)  # shown inside their match, event
+    for model in ours:
+        if model not in django_admin.site._registry:
+            continue
+        meta = model._meta
+        listing = staff.get(f"/admin/{meta.app_label}/{meta.model_name}/")
+        assert listing.status_code == 200, meta.label
+        row = model._default_manager.first()
+        if row is not None:
+            page = staff.get(f"/admin/{meta.app_label}/{meta.model_name}/{row.pk}/change/")
+            assert page.status_code == 200, meta.label
+            text = page.content.decode()
+            assert "s3cr3t" not in text and "P" * 87 not in text and "push.example.org" not in text
+            assert token not in text and digest_of(token) not in text
+    page = staff.get(f"/admin/notifications/webhook/{hook.pk}/change/").content.decode()
+    assert "hooks.example.org" in page and "s3cr3t" not in page
+    assert staff.get("/admin/notifications/webhook/add/").status_code == 403
+    assert (
+        staff.post(f"/admin/notifications/webhook/{hook.pk}/delete/", {"post": "yes"}).status_code
+        == 403
+    )
+    assert Webhook.objects.filter(pk=hook.pk).exists()
+    account_delete(user=user)  # the audit and the hold have rows to show too
+    assert staff.get("/admin/accounts/usernamehold/").status_code == 200

@@ -107,13 +107,12 @@ def db_fingerprint() -> tuple[int, ...]:
     """What a rejected request must not change: the row counts of every table a request can
     write, the sum of match versions and the number of seats held by users (one query)."""
     from django.db import connection
-    from rest_framework.authtoken.models import Token
 
-    from accounts.models import User
+    from accounts.models import Session, User
     from games.models import Career, IdempotencyRecord, Seat
 
     tables = [
-        m._meta.db_table for m in (User, Token, Match, Seat, Event, IdempotencyRecord, Career)
+        m._meta.db_table for m in (User, Session, Match, Seat, Event, IdempotencyRecord, Career)
     ]
     parts = [f"(SELECT COUNT(*) FROM {table})" for table in tables]
     parts.append(f"(SELECT COALESCE(SUM(version), 0) FROM {Match._meta.db_table})")

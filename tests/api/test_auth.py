@@ -117,7 +117,7 @@ def test_register_login_logout(api_client, auth_client):
     )
     assert login.status_code == 200
     token = login.json()["token"]
-    assert token == body["token"]  # one token per user
+    assert token != body["token"]  # every sign-in is a session of its own
     assert login.json()["user"]["id"] == body["user"]["id"]
 
     client = auth_client(token)
@@ -125,6 +125,7 @@ def test_register_login_logout(api_client, auth_client):
     assert client.post("/api/auth/logout/").status_code == 204
     assert_error(client.get("/api/me/"), 401)
     assert_error(client.post("/api/auth/logout/"), 401)
+    assert auth_client(body["token"]).get("/api/me/").status_code == 200  # the other session
 
     again = api_client.post(
         "/api/auth/login/", {"username": "alice", "password": GOOD_PASSWORD}, format="json"
@@ -350,9 +351,11 @@ def test_throttle_is_per_client_ip(monkeypatch):
 # --- Services directly -----------------------------------------------------------------------
 
 
-def test_token_issue_is_stable_and_revocable():
+def test_every_token_issued_is_a_session_of_its_own():
     user, token = guest_create()
-    assert token_issue(user=user) == token
+    other = token_issue(user=user)
+    assert other != token
+    assert user.sessions.count() == 2
 
 
 def test_openapi_schema_documents_the_auth_endpoints(api_client):

@@ -28,9 +28,11 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.http import HttpResponse
 from django.test import Client
-from rest_framework.authtoken.models import Token
+from django.utils.timezone import now
 from rest_framework.throttling import ScopedRateThrottle
 
+from accounts.models import Session
+from accounts.sessions import digest_of
 from api.fast.entry import Entry, takes_fast_lane
 
 from .helpers import Player, api_routes, db_fingerprint, wsgi_call
@@ -77,6 +79,18 @@ BAD_PATH_VALUES = {
     "webhook_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
     "subscription_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
     "export_id": [
+        "not-a-uuid",
+        str(uuid.UUID(int=0)),
+        str(uuid.uuid4()),
+        "%00",
+        "%ED%A0%80",
+        "x" * 3000,
+        "%C2%B2",
+        "-1",
+        "9" * 40,
+        "%20",
+    ],
+    "session_id": [
         "not-a-uuid",
         str(uuid.UUID(int=0)),
         str(uuid.uuid4()),
@@ -291,6 +305,7 @@ class Battery:
             "webhook_id": "1",
             "subscription_id": "1",
             "export_id": str(uuid.UUID(int=1)),
+            "session_id": str(uuid.UUID(int=1)),
             "n": "0",
         }
 
@@ -331,7 +346,10 @@ class Battery:
             assert self.state == before, (label, status, "changed the database")
         elif identity is not None:
             # A success may have been a logout: keep the player's token for the next requests.
-            Token.objects.get_or_create(user=self.player.user, defaults={"key": identity})
+            Session.objects.get_or_create(
+                digest=digest_of(identity),
+                defaults={"user": self.player.user, "label": "hostile", "last_used": now()},
+            )
             self.state = db_fingerprint()
         return response
 

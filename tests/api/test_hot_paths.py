@@ -91,7 +91,7 @@ def test_a_cached_token_stops_working_at_logout():
     assert a.get(path).status_code == 200  # cached now
     with CaptureQueriesContext(connection) as queries:
         assert a.get("/api/me/").status_code == 200
-    assert not any("authtoken_token" in q["sql"] for q in queries)
+    assert not any("accounts_session" in q["sql"] for q in queries)
     assert a.post("/api/auth/logout/").status_code in (200, 204)
     assert_error(a.get("/api/me/"), 401)
     assert_error(a.get(path, HTTP_IF_NONE_MATCH='"x"'), 401)
@@ -126,7 +126,7 @@ def test_a_move_costs_two_statements():
     a, b, view = two_player_match()
     player, current = mover([a, b], view["id"])
     sql = move_queries(player, view["id"], current)
-    assert not any("authtoken_token" in q or q.strip() == "SELECT 1" for q in sql), sql
+    assert not any("accounts_session" in q or q.strip() == "SELECT 1" for q in sql), sql
     if connection.vendor != "postgresql":
         # 8, and the step's notifications (the next player's turn): one bulk INSERT
         assert len(sql) <= 9 and not any("FOR UPDATE" in q for q in sql), sql
@@ -149,7 +149,7 @@ def test_a_move_with_an_idempotency_key_stores_its_answer_in_the_same_two_statem
     a, b, view = two_player_match()
     player, current = mover([a, b], view["id"])
     sql = move_queries(player, view["id"], current, HTTP_IDEMPOTENCY_KEY="k-1")
-    assert not any("authtoken_token" in q or q.strip() == "SELECT 1" for q in sql), sql
+    assert not any("accounts_session" in q or q.strip() == "SELECT 1" for q in sql), sql
     if connection.vendor != "postgresql":
         assert len(sql) <= 13 and sum('INSERT INTO "games_idempotencyrecord"' in q for q in sql)
         return
@@ -175,7 +175,7 @@ def test_a_view_costs_one_statement():
     with CaptureQueriesContext(connection) as queries:
         assert a.get(path).status_code == 200
     sql = [q["sql"] for q in queries]
-    assert not any("authtoken_token" in q for q in sql)
+    assert not any("accounts_session" in q for q in sql)
     if connection.vendor != "postgresql":
         assert len(sql) <= 6, sql
         return

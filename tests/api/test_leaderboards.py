@@ -125,9 +125,9 @@ def test_around_me_answers_the_page_centred_on_my_rank(api_client, auth_client):
     for n, user in enumerate(u):
         put(user, matches=10, wins=20 - n)  # u[n] is ranked n + 1
     me, token = u[5], None
-    from rest_framework.authtoken.models import Token
+    from accounts.services import token_issue
 
-    token = Token.objects.get_or_create(user=me)[0].key
+    token = token_issue(user=me)
     body = board(auth_client(token), board="wins", limit=4, around="me").json()
     assert body["me"]["rank"] == 6 and body["me"]["player"]["id"] == me.pk
     assert [e["rank"] for e in body["results"]] == [4, 5, 6, 7]
@@ -177,11 +177,11 @@ def test_bad_requests_get_a_clear_error_in_the_one_shape(api_client, path, statu
 def test_a_leaderboard_page_costs_the_same_queries_however_long_the_board(
     api_client, auth_client, django_assert_num_queries
 ):
-    from rest_framework.authtoken.models import Token
+    from accounts.services import token_issue
 
     me = users(1)[0]
     put(me, matches=10, wins=3)
-    token = Token.objects.get_or_create(user=me)[0].key
+    token = token_issue(user=me)
     client = auth_client(token)
     assert client.get("/api/me/").status_code == 200  # the token's lookup is cached from here
     for size in (3, 60):
@@ -196,10 +196,10 @@ def test_a_leaderboard_page_costs_the_same_queries_however_long_the_board(
 def test_a_players_statistics_cost_the_same_queries_however_long_the_history(
     api_client, auth_client, django_assert_num_queries
 ):
-    from rest_framework.authtoken.models import Token
+    from accounts.services import token_issue
 
     a, b = users(2)
-    token = Token.objects.get_or_create(user=a)[0].key
+    token = token_issue(user=a)
     assert auth_client(token).get("/api/me/").status_code == 200  # the token's lookup is cached
     for size in (2, 120):
         for _ in range(size):
@@ -264,7 +264,7 @@ def test_statistics_stay_hidden_until_the_match_ends_then_count_once():
 
 @pytest.mark.parametrize("name", ["rating", "wins", "detective"])
 def test_my_rank_is_my_place_in_the_full_listing_ties_included(auth_client, api_client, name):
-    from rest_framework.authtoken.models import Token
+    from accounts.services import token_issue
 
     rng = random.Random(name)
     everyone = users(12)
@@ -280,7 +280,7 @@ def test_my_rank_is_my_place_in_the_full_listing_ties_included(auth_client, api_
     listing = ids(board(api_client, board=name, limit=100).json())
     assert len(listing) == 12
     for user in everyone:
-        token = Token.objects.get_or_create(user=user)[0].key
+        token = token_issue(user=user)
         me = board(auth_client(token), board=name, around="me", limit=5).json()["me"]
         assert me["rank"] == listing.index(user.pk) + 1
 

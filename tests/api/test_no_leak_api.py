@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.services import guest_create
+from accounts.services import guest_create, token_issue
 from games import services
 from games.engine import registry
 from games.engine.bots import random_action
@@ -98,9 +97,7 @@ def test_what_a_seat_receives_does_not_depend_on_what_it_cannot_see(rules, steps
         client = APIClient()
         user = users[seat] if seat is not None else None
         if user is not None:
-            client.credentials(
-                HTTP_AUTHORIZATION=f"Bearer {Token.objects.get_or_create(user=user)[0].key}"
-            )
+            client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_issue(user=user)}")
         twin = twin_of(match, seat, random.Random(pick.random()))
         assert bodies(client, twin, user) == bodies(client, match, user)
         assert (

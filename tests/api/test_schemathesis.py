@@ -82,6 +82,9 @@ EXPECTED_REFUSALS: dict[str, dict[int, str]] = {
     # whose keys the input guard reads as text (no NUL, no lone surrogate): 400 invalid.
     "challenges_create": {422: "invalid_options", 400: "options keys"},
     "queue_create": {422: "invalid_options"},
+    # Any player id fits the schema, the caller's own too: nobody follows or blocks themselves.
+    "blocks_create": {422: "invalid_options"},
+    "follows_create": {422: "invalid_options"},
     # URLs a schema's `uri` format admits but Django's URL validation does not, and keys that
     # must decode as base64url P-256 points: 400 invalid on those fields.
     "webhooks_create": {400: "url"},
@@ -130,6 +133,8 @@ def refusals_are_the_documented_ones(ctx: Any, response: Any, case: Any) -> None
         )
     elif operation_id in ("matches_create", "tournaments_create"):
         assert error["code"] == "invalid_options", error
+    elif operation_id in ("blocks_create", "follows_create"):  # the caller's own id
+        assert error["code"] == "invalid_options" and error["field"] == "player", error
     elif operation_id == "matches_actions_create":
         assert error["code"] in ("illegal_action", "idempotency_key_reused"), error
     elif operation_id in ("challenges_create", "queue_create"):

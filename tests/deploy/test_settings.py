@@ -41,6 +41,32 @@ def test_a_blank_database_url_means_the_default_sqlite_file():
     assert database["NAME"].endswith("db.sqlite3")
 
 
+def _email_of(**env: str) -> dict:
+    show = (
+        "import importlib, json; s = importlib.import_module('fibserver.settings'); "
+        "print(json.dumps({'backend': s.EMAIL_BACKEND, 'host': s.EMAIL_HOST, "
+        "'port': s.EMAIL_PORT}))"
+    )
+    done = run(["-c", show], **env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_email_goes_to_the_console_until_an_smtp_server_is_named():
+    assert _email_of()["backend"] == "django.core.mail.backends.console.EmailBackend"
+    named = _email_of(EMAIL_HOST="mail.example.org", EMAIL_PORT="587")
+    assert named == {
+        "backend": "django.core.mail.backends.smtp.EmailBackend",
+        "host": "mail.example.org",
+        "port": 587,
+    }
+
+
+def test_email_tls_and_ssl_at_once_are_refused():
+    done = run(["-c", "import fibserver.settings"], EMAIL_USE_TLS="true", EMAIL_USE_SSL="true")
+    assert done.returncode != 0 and "EMAIL_USE_TLS" in done.stderr
+
+
 def test_debug_only_when_asked_for():
     assert settings_of("fibserver.settings", DEBUG="true")["debug"] is True
 

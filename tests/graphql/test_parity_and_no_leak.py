@@ -17,9 +17,9 @@ import pytest
 from asgiref.sync import async_to_sync
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.services import token_issue
 from api.graphql.context import Context
 from api.graphql.schema import schema
 from games.engine import registry
@@ -36,7 +36,7 @@ EXAMPLES = settings(
 
 
 def token_of(user: Any) -> str | None:
-    return None if user is None else Token.objects.get_or_create(user=user)[0].key
+    return None if user is None else token_issue(user=user)
 
 
 def rest_client(token: str | None) -> APIClient:

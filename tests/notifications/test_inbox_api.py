@@ -20,10 +20,10 @@ pytestmark = pytest.mark.django_db
 
 
 def client_of(user) -> APIClient:
-    from rest_framework.authtoken.models import Token
+    from accounts.services import token_issue
 
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_issue(user=user)}")
     return client
 
 

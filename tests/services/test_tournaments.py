@@ -379,3 +379,28 @@ def test_an_event_starts_by_itself_at_its_announced_time_once_two_are_registered
     assert services.tournaments_start_due() == 1
     lonely.refresh_from_db()
     assert lonely.status == Tournament.Status.RUNNING
+
+
+def test_a_deleted_hosts_tournaments_go_on_without_them():
+    from accounts.deletion import account_delete
+    from games import tasks
+
+    rng = random.Random(5)
+    host, waiting, _ = event_with(3)  # "start when I say": only the host could start it
+    running = services.tournament_create(user=host, name="Manual rounds")
+    for p in users(8):
+        services.tournament_register(tournament_id=running.pk, user=p)
+    services.tournament_start(tournament_id=running.pk, user=host)
+    ended = _finish_round(running, rng)
+    assert ended.over and current(running).number == 1  # waits for the host's next round
+
+    account_delete(user=host)
+
+    running.refresh_from_db()
+    assert running.auto_advance
+    assert current(running).number == 2 and not current(running).over  # started at once
+    tasks.sweep()
+    waiting.refresh_from_db()
+    assert waiting.status == Tournament.Status.RUNNING and current(waiting).match.seat_count == 3
+    _finish_round(running, rng)
+    assert current(running).number == 3  # and every later round starts by itself

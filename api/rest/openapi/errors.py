@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from games.models import Match
+from matchmaking.models import Challenge, Rematch, Ticket
+
 from .builders import (
     NAT,
     Schema,
@@ -12,7 +15,15 @@ from .builders import (
     obj,
     string,
 )
-from .components import MATCH_STATUS
+
+#: A conflict's ``status`` is that of what the request was about: a match, a queue ticket, a
+#: challenge or a rematch offer.
+CONFLICT_STATUSES = sorted(
+    set(Match.Status.values)
+    | set(Ticket.Status.values)
+    | set(Challenge.Status.values)
+    | set(Rematch.Status.values)
+)
 
 # --- Errors ----------------------------------------------------------------------------------
 
@@ -50,7 +61,12 @@ ERRORS: dict[int, tuple[str, list[str], dict[str, Schema], str]] = {
         ["conflict", "stale_version", "username_taken", "not_a_guest", "no_password"],
         {
             "version": described(NAT, "With `stale_version`: the match's current version."),
-            "status": MATCH_STATUS,
+            "status": {
+                "type": "string",
+                "enum": CONFLICT_STATUSES,
+                "description": "The current status of what the request was about: the match's "
+                "(`MatchStatus`), the queue ticket's, the challenge's or the rematch offer's.",
+            },
         },
         "The match or account is not in a state that allows it; `stale_version` when "
         "`expected_version` is behind.",

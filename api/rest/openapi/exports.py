@@ -23,6 +23,7 @@ from .builders import (
     string,
 )
 from .games.common import GAME
+from .sessions import SESSION_FIELDS
 
 EXPORT_STATUS = enum(
     "ExportStatus",
@@ -103,8 +104,9 @@ define(
             ),
             "sessions": arr(
                 obj(
-                    {"kind": {"type": "string", "enum": ["token"]}, "created": DATETIME},
-                    description="A sign-in token (only when it was made).",
+                    SESSION_FIELDS,
+                    description="A session of yours, as `GET /api/me/sessions/` lists it "
+                    "(never its token).",
                 )
             ),
             "careers": obj(

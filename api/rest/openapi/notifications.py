@@ -47,6 +47,13 @@ NOTIFICATION = define(
             "challenge": nullable(
                 integer(1, description="The challenge to answer (`challenged`).")
             ),
+            "tournament": nullable(
+                string(
+                    "The tournament whose first round is about to start (`round_starting`).",
+                    format="uuid",
+                )
+            ),
+            "starts_at": nullable(DATETIME),
             "events": arr(ref("EventOut")),
             "created_at": DATETIME,
             "read_at": nullable(DATETIME),

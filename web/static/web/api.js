@@ -108,6 +108,21 @@ export const api = {
       this.user = null;
     }
   },
+  // The answer carries a new token (the old one is revoked on every device): keep it, so this
+  // browser stays signed in.
+  async changePassword(currentPassword, newPassword) {
+    const out = await this.post("/me/password/", { current_password: currentPassword, new_password: newPassword });
+    this.setToken(out.token);
+    this.user = out.user;
+    return out.user;
+  },
+  // `confirm`: { password } for a registered account, { token } (its own) for a guest.
+  async deleteMe(confirm) {
+    await this.request("DELETE", "/me/", { body: confirm });
+    this.setToken(null);
+    this.user = null;
+    this.etags.clear();
+  },
   async me() {
     if (!this.token) return null;
     try {

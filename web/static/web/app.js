@@ -3,6 +3,7 @@
 //   #/match/<id>     the table (lobby, play, end screen), live through the long-poll
 //   #/join/<code>    join a match with its invite code
 //   #/replay/<id>    the step-by-step replay of a finished match
+//   #/account        the account: password (or upgrade), a copy of my data, sessions, deletion
 
 import { api, ApiError, OfflineError, newKey } from "./api.js";
 import { clear, h, ordinal } from "./dom.js";
@@ -11,6 +12,7 @@ import { challengesPanel, quickPlayPanel, rematchPanel } from "./quickplay.js";
 import { replayScreen } from "./replay.js";
 import { RULES } from "./rules.js";
 import { showInbox } from "./inbox.js";
+import { accountScreen } from "./account.js";
 import * as fabfib from "./games/fabfib.js";
 import * as fibber from "./games/fibber.js";
 import * as fibbers_dice from "./games/fibbers_dice.js";
@@ -114,6 +116,8 @@ function renderWho() {
     who,
     h("span", { "data-user": api.user.id }, api.user.display_name),
     api.user.is_guest ? h("span", { class: "tag" }, "guest") : null,
+    " ",
+    h("a", { href: "#/account", id: "account-link", "aria-current": location.hash === "#/account" ? "page" : null }, "Account"),
     " ",
     h("button", { type: "button", class: "link", onclick: async () => { await api.logout(); renderWho(); navigate("#/"); } }, "Log out"),
   );
@@ -1286,7 +1290,9 @@ async function route() {
     signInScreen(() => route());
     return;
   }
-  if (kind === "match" && arg) {
+  if (kind === "account") {
+    screen = accountScreen(app, { api, showError, alertBox, renderWho, navigate, upgradePanel });
+  } else if (kind === "match" && arg) {
     screen = new MatchScreen(arg);
     await screen.start();
   } else if (kind === "join" && arg) {

@@ -12,6 +12,9 @@ const TITLES = {
   deadline_reminder: "Time is running out for your move",
   takeover: "A bot took a decision for you",
   webhook_disabled: "A webhook of yours was disabled",
+  challenged: "You have been challenged",
+  rematch_offered: "A rematch is offered",
+  round_starting: "Your tournament is about to start",
 };
 const CHANNELS = { web_push: "Browser", email: "Email", webhook: "Webhooks" };
 const POLL_MS = 30000;
