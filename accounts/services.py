@@ -66,12 +66,18 @@ def _clean_username(username: str, *, exclude_pk: int | None = None) -> str:
     return username
 
 
+#: The label a deleted account is shown by (accounts.deletion.LABEL): no one may pass for one.
+RESERVED_DISPLAY_PREFIX = "deleted player"
+
+
 def _clean_display_name(display_name: str | None) -> str:
     name = " ".join((display_name or "").split())  # trim and collapse whitespace
     if len(name) > DISPLAY_NAME_MAX:
         raise _invalid("display_name", f"At most {DISPLAY_NAME_MAX} characters.")
     if any(unicodedata.category(ch) in {"Cc", "Cf", "Co", "Cs"} for ch in name):
         raise _invalid("display_name", "Control and formatting characters are not allowed.")
+    if name.casefold().startswith(RESERVED_DISPLAY_PREFIX):
+        raise _invalid("display_name", "Names starting with 'Deleted player' are reserved.")
     return name
 
 

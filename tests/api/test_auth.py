@@ -77,6 +77,28 @@ def test_guest_display_name_too_long_is_400(api_client):
     assert_error(response, 400, "invalid")
 
 
+@pytest.mark.parametrize("name", ["Deleted player 7f3a", "  deleted   PLAYER", "DELETED PLAYER x"])
+def test_a_deleted_accounts_label_cannot_be_chosen_as_a_name(api_client, name):
+    from accounts.models import User
+
+    users = User.objects.count()
+    response = api_client.post("/api/auth/guest/", {"display_name": name}, format="json")
+    assert_error(response, 400, "invalid")
+    assert "reserved" in str(response.json())
+    assert User.objects.count() == users  # nothing created
+    response = api_client.post(
+        "/api/auth/register/",
+        {"username": "mallory", "password": GOOD_PASSWORD, "display_name": name},
+        format="json",
+    )
+    assert_error(response, 400, "invalid")
+    assert not User.objects.filter(username="mallory").exists()
+    ok = api_client.post("/api/auth/guest/", {"display_name": "Deleted playerless"}, format="json")
+    assert ok.status_code == 400  # the prefix itself is what is reserved
+    fine = api_client.post("/api/auth/guest/", {"display_name": "Player deleted"}, format="json")
+    assert fine.status_code == 201
+
+
 # --- Me and authentication -------------------------------------------------------------------
 
 
