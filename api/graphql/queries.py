@@ -202,6 +202,11 @@ class Query:
         resolver=qt.my_tickets,
         description="Your tickets in the quick-play queue (REST `GET /api/queue/`).",
     )
+    ticket: qt.Ticket | None = strawberry.field(
+        resolver=qt.ticket,
+        description="One of your tickets (REST `GET /api/queue/{id}/`); anyone else's is not "
+        "found.",
+    )
     blocked_players: list[int] = strawberry.field(
         resolver=qt.blocked_players, description="The ids of the players you block."
     )
@@ -212,6 +217,11 @@ class Query:
     my_challenges: list[qt.Challenge] = strawberry.field(
         resolver=qt.my_challenges,
         description="Challenges you made or received (REST `GET /api/challenges/`).",
+    )
+    challenge: qt.Challenge | None = strawberry.field(
+        resolver=qt.challenge,
+        description="A challenge you made or received (REST `GET /api/challenges/{id}/`); any "
+        "other is not found.",
     )
     rematch: qt.Rematch = strawberry.field(
         resolver=qt.rematch,

@@ -97,6 +97,15 @@ def my_tickets(info: Info) -> list[Ticket]:
     return [Ticket.of(reads.render_ticket(t)) for t in reads.my_tickets(user)]
 
 
+def ticket(info: Info, id: int) -> Ticket | None:
+    """One of your tickets (REST ``GET /api/queue/{id}/``): anyone else's is not found."""
+    user = require_user(info)
+    found = reads.read_ticket(user, id) if id >= 1 else None
+    if found is None:
+        raise NotFound("No such ticket.")
+    return Ticket.of(reads.render_ticket(found))
+
+
 def blocked_players(info: Info) -> list[int]:
     return reads.blocked_players(require_user(info))
 
@@ -239,6 +248,15 @@ def _challenge_answer(user: Any, challenge_id: int) -> Challenge:
     if found is None:
         raise NotFound("No such challenge.")
     return Challenge.of(reads.render_challenge(found))
+
+
+def challenge(info: Info, id: int) -> Challenge | None:
+    """A challenge you made or received (REST ``GET /api/challenges/{id}/``): any other is not
+    found."""
+    user = require_user(info)
+    if id < 1:
+        raise NotFound("No such challenge.")
+    return _challenge_answer(user, id)
 
 
 def my_challenges(info: Info) -> list[Challenge]:

@@ -50,6 +50,33 @@ def test_queue_match_and_cancel_through_graphql_as_rest_answers():
     assert a.data(CANCEL, id=again["id"])["cancelTicket"]["status"] == "cancelled"
 
 
+ONE = f"query T($id: Int!) {{ ticket(id: $id) {{ {FIELDS} }} }}"
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() else c for c in name)
+
+
+def test_one_ticket_through_graphql_is_what_rest_answers_and_only_yours():
+    a, b = GqlPlayer("A"), GqlPlayer("B")
+    made = a.data(QUEUE, input={"game": "fabfib", "seatsMin": 3, "seatsMax": 4})["queue"]
+    one = a.data(ONE, id=made["id"])["ticket"]
+    as_rest = rest(a, f"/api/queue/{made['id']}/")
+    assert {_snake(k): v for k, v in one.items() if k != "waited"} == {
+        k: v for k, v in as_rest.items() if k != "waited"
+    }
+    assert one["status"] == "waiting" and one["seatsMax"] == 4
+    # Someone else's ticket, no such ticket, a non-positive id: not found, as REST's 404.
+    for who, which in ((b, made["id"]), (a, made["id"] + 1000), (a, 0), (a, -3)):
+        answer = who.run(ONE, id=which)
+        assert answer["data"] == {"ticket": None}
+        assert answer["errors"][0]["extensions"]["code"] == "not_found"
+    assert rest(b, f"/api/queue/{made['id']}/")["error"]["code"] == "not_found"
+    assert GqlPlayer(anonymous=True).error(ONE, id=made["id"])["extensions"]["code"] == (
+        "not_authenticated"
+    )
+
+
 def test_bad_input_is_refused_with_rests_codes_and_changes_nothing():
     a = GqlPlayer("A")
     assert a.error(QUEUE, input={"game": "skull", "seatsMin": 2})["extensions"]["code"] in (
@@ -122,6 +149,29 @@ def test_challenges_through_graphql():
     assert a.error(ACCEPT_CHALLENGE, id=made["id"])["extensions"]["code"] == "conflict"
     started = b.data(ACCEPT_CHALLENGE, id=made["id"])["acceptChallenge"]
     assert started["status"] == "started" and started["match"]
+
+
+ONE_CHALLENGE = (
+    "query C($id: Int!) { challenge(id: $id) { id challenger players accepted game options "
+    "timeControl decisionSeconds bots status declinedBy match createdAt expiresAt } }"
+)
+
+
+def test_one_challenge_through_graphql_is_what_rest_answers_to_its_players_only():
+    a, b, c = GqlPlayer("A"), GqlPlayer("B"), GqlPlayer("C")
+    made = a.data(CHALLENGE, input={"players": [b.user.pk], "game": "fibbers_dice"})[
+        "challengePlayers"
+    ]
+    for who in (a, b):
+        one = who.data(ONE_CHALLENGE, id=made["id"])["challenge"]
+        as_rest = rest(who, f"/api/challenges/{made['id']}/")
+        assert {_snake(k): v for k, v in one.items()} == as_rest
+    # A player who is neither challenger nor challenged, no such id, a non-positive id.
+    for who, which in ((c, made["id"]), (a, made["id"] + 1000), (a, 0)):
+        answer = who.run(ONE_CHALLENGE, id=which)
+        assert answer["data"] == {"challenge": None}
+        assert answer["errors"][0]["extensions"]["code"] == "not_found"
+    assert rest(c, f"/api/challenges/{made['id']}/")["error"]["code"] == "not_found"
 
 
 FOLLOW = (
