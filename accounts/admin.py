@@ -55,21 +55,11 @@ class UserAdmin(BaseUserAdmin):
 
 
 @admin.register(AccountDeletion)
-class AccountDeletionAdmin(admin.ModelAdmin):
+class AccountDeletionAdmin(ReadOnlyAdmin):
     """The audit trail of deletions: read-only."""
 
     list_display = ("deleted_at", "subject_id", "by", "staff")
     list_filter = ("by",)
-    readonly_fields = ("deleted_at", "subject_id", "by", "staff")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(DataExport)

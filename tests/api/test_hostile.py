@@ -43,6 +43,20 @@ pytestmark = pytest.mark.django_db
 ROUTES = api_routes()
 PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>")
 
+#: Hostile values for a path id that is a UUID (a tournament, an export, a session).
+UUID_IDS = [
+    "not-a-uuid",
+    str(uuid.UUID(int=0)),
+    str(uuid.uuid4()),
+    "%00",
+    "%ED%A0%80",
+    "x" * 3000,
+    "%C2%B2",
+    "-1",
+    "9" * 40,
+    "%20",
+]
+
 #: Hostile values for each kind of path parameter (percent-encoded as a client would send).
 BAD_PATH_VALUES = {
     "match_id": [
@@ -59,18 +73,7 @@ BAD_PATH_VALUES = {
         "9" * 40,
         "%20",
     ],
-    "tournament_id": [
-        "not-a-uuid",
-        str(uuid.UUID(int=0)),
-        str(uuid.uuid4()),
-        "%00",
-        "%ED%A0%80",
-        "x" * 3000,
-        "%C2%B2",
-        "-1",
-        "9" * 40,
-        "%20",
-    ],
+    "tournament_id": UUID_IDS,
     "game": ["nope", "%00", "FABFIB", "x" * 3000, "%ED%A0%80", "%20"],
     "ticket_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
     "challenge_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
@@ -78,30 +81,8 @@ BAD_PATH_VALUES = {
     "notification_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
     "webhook_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
     "subscription_id": ["0", "-1", "abc", "%00", "%C2%B2", "%D9%A3", "9" * 40, "%20", "1.0"],
-    "export_id": [
-        "not-a-uuid",
-        str(uuid.UUID(int=0)),
-        str(uuid.uuid4()),
-        "%00",
-        "%ED%A0%80",
-        "x" * 3000,
-        "%C2%B2",
-        "-1",
-        "9" * 40,
-        "%20",
-    ],
-    "session_id": [
-        "not-a-uuid",
-        str(uuid.UUID(int=0)),
-        str(uuid.uuid4()),
-        "%00",
-        "%ED%A0%80",
-        "x" * 3000,
-        "%C2%B2",
-        "-1",
-        "9" * 40,
-        "%20",
-    ],
+    "export_id": UUID_IDS,
+    "session_id": UUID_IDS,
     "n": ["-1", "x", "%00", "%ED%A0%80", "%C2%B2", "%D9%A3", "9" * 40, "9" * 5000, "1.0", "1e3"],
 }
 
