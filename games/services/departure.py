@@ -74,6 +74,15 @@ def _hand_to_bot(match: Match, user: User) -> bool:
     # is judged again from a fresh read, which sees the account gone.
     bump(match)
     match.save(update_fields=["version", "updated_at"])
+    # The others' views changed (the seat now shows away, under the tombstone's label): their
+    # followers are woken at the new version, as after any change of the match.
+    transaction.on_commit(partial(_publish, match.pk, match.version))
     if any(s.must_act for s in seats):
         transaction.on_commit(partial(schedule.bots, match.pk, match.version))
     return True
+
+
+def _publish(match_id: object, version: int) -> None:
+    from ..notify import publish
+
+    publish(match_id, version)

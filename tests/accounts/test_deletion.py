@@ -16,6 +16,7 @@ from accounts import deletion
 from accounts.models import AccountDeletion, User, UsernameHold
 from accounts.services import token_issue, user_register
 from games import services, tasks
+from games.engine.bots import random_action
 from games.models import Career, Entry, Event, Match, RatingPoint, Seat, Tournament
 from games.services import lobby, match_record_results
 from tests.api.helpers import Player, play_to_the_end
@@ -185,6 +186,38 @@ def test_an_active_match_goes_on_with_the_takeover_bot_in_the_seat():
     assert Match.objects.get(pk=match.pk).results_recorded
     assert not Career.objects.filter(user=leaver).exists()
     assert Career.objects.filter(user=stays.user).exists()
+
+
+@pytest.mark.django_db(transaction=True)  # the wake-up is sent on commit
+def test_the_other_players_followers_are_woken_when_the_seat_is_handed_over(monkeypatch):
+    """The seat shows away under the tombstone's label at a new version: a follower waiting on
+    the match is woken at that version even when the seat need not act (no bot step follows)."""
+    from games import notify
+
+    woken: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        notify, "publish", lambda match_id, version: woken.append((str(match_id), version))
+    )
+    stays, leaver = Player("Stays"), Player("Leaver")
+    created = stays.create(game="fibber", seats=2, time_control="async", decision_seconds=3600)
+    services.match_join(match_id=created["id"], user=leaver.user)
+    match = Match.objects.get(pk=created["id"])
+    if Seat.objects.get(match=match, user=leaver.user).must_act:  # the leaver acts first
+        view = leaver.view(created["id"])
+        action = random_action(view["legal_actions"], random.Random(1))
+        assert (
+            leaver.act(created["id"], {**action, "expected_version": view["version"]}).status_code
+            == 200
+        )
+        match.refresh_from_db()
+    assert not Seat.objects.get(match=match, user=leaver.user).must_act  # no bot step follows
+    before = match.version
+    woken.clear()
+    response = leaver.client.delete("/api/me/", {"token": leaver.token}, format="json")
+    assert response.status_code == 204
+    match.refresh_from_db()
+    assert match.version == before + 1
+    assert woken == [(str(match.pk), match.version)]
 
 
 def test_the_rebuild_agrees_after_a_deletion():
