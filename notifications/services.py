@@ -231,63 +231,96 @@ def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
     webhook, per push subscription and per channel the player wants (email with an address),
     not before the end of their quiet hours. Returns how many notifications it handed on
     (``limit``: there may be more) and the deliveries created, to be sent by the channel tasks.
-    Rows are claimed with ``SKIP LOCKED``: two relays never take the same one."""
+    Rows are claimed with ``SKIP LOCKED``: two relays never take the same one. The deliveries
+    are written set-wise: on PostgreSQL one ``INSERT … SELECT FROM unnest(…) RETURNING id``."""
     now = timezone.now()
     with transaction.atomic():
         rows = list(
             Notification.objects.select_for_update(skip_locked=True)
             .filter(dispatched=False, due_at__isnull=True)
-            .order_by("id")[:limit]
+            .order_by("id")
+            .values_list("id", "user_id", "kind")[:limit]
         )
         if not rows:
             return 0, []
-        users = {r.user_id for r in rows}
+        users = {user for _, user, _ in rows}
         hooks: dict[int, list[int]] = {}
-        for hook in Webhook.objects.filter(user_id__in=users, active=True).only("id", "user_id"):
-            hooks.setdefault(hook.user_id, []).append(hook.pk)
+        for hook_id, owner in Webhook.objects.filter(user_id__in=users, active=True).values_list(
+            "id", "user_id"
+        ):
+            hooks.setdefault(owner, []).append(hook_id)
         pushes: dict[int, list[int]] = {}
-        for sub in PushSubscription.objects.filter(user_id__in=users).only("id", "user_id"):
-            pushes.setdefault(sub.user_id, []).append(sub.pk)
-        emails = dict(
-            User.objects.filter(pk__in=users).exclude(email="").values_list("pk", "email")
+        for sub_id, owner in PushSubscription.objects.filter(user_id__in=users).values_list(
+            "id", "user_id"
+        ):
+            pushes.setdefault(owner, []).append(sub_id)
+        emails = set(
+            User.objects.filter(pk__in=users).exclude(email="").values_list("pk", flat=True)
         )
         pref_of = {p.user_id: p for p in Preference.objects.filter(user_id__in=users)}
-        deliveries = []
-        for row in rows:
-            pref = pref_of.get(row.user_id) or Preference(user_id=row.user_id)
-            later = prefs.quiet_until(pref, now)
-            if prefs.wants(pref, Channel.WEBHOOK, row.kind):
-                for hook_id in hooks.get(row.user_id, []):
-                    deliveries.append(
-                        Delivery(
-                            notification=row,
-                            channel=Channel.WEBHOOK,
-                            webhook_id=hook_id,
-                            not_before=later,
-                        )
-                    )
-            if prefs.wants(pref, Channel.WEB_PUSH, row.kind):
-                for push_id in pushes.get(row.user_id, []):
-                    deliveries.append(
-                        Delivery(
-                            notification=row,
-                            channel=Channel.WEB_PUSH,
-                            push_id=push_id,
-                            not_before=later,
-                        )
-                    )
-            if row.user_id in emails and prefs.wants(pref, Channel.EMAIL, row.kind):
-                deliveries.append(
-                    Delivery(notification=row, channel=Channel.EMAIL, not_before=later)
-                )
-        Delivery.objects.bulk_create(deliveries, ignore_conflicts=True)
-        Notification.objects.filter(pk__in=[r.pk for r in rows]).update(dispatched=True)
-    ids = list(
-        Delivery.objects.filter(
-            notification_id__in=[r.pk for r in rows], status=Delivery.Status.PENDING
-        ).values_list("pk", flat=True)
-    )
+        #: (notification, channel, webhook, push, not_before) of each delivery
+        targets: list[tuple[int, str, int | None, int | None, Any]] = []
+        quiet: dict[int, Any] = {}
+        for note, user, kind in rows:
+            pref = pref_of.get(user) or Preference(user_id=user)
+            if user not in quiet:
+                quiet[user] = prefs.quiet_until(pref, now)
+            later = quiet[user]
+            if prefs.wants(pref, Channel.WEBHOOK, kind):
+                for hook_id in hooks.get(user, []):
+                    targets.append((note, Channel.WEBHOOK, hook_id, None, later))
+            if prefs.wants(pref, Channel.WEB_PUSH, kind):
+                for push_id in pushes.get(user, []):
+                    targets.append((note, Channel.WEB_PUSH, None, push_id, later))
+            if user in emails and prefs.wants(pref, Channel.EMAIL, kind):
+                targets.append((note, Channel.EMAIL, None, None, later))
+        ids = _deliveries_insert(targets, now)
+        Notification.objects.filter(pk__in=[note for note, _, _ in rows]).update(dispatched=True)
+    if ids is None:  # the portable path: read back what was written
+        ids = list(
+            Delivery.objects.filter(
+                notification_id__in=[note for note, _, _ in rows], status=Delivery.Status.PENDING
+            ).values_list("pk", flat=True)
+        )
     return len(rows), ids
+
+
+_INSERT_DELIVERIES = """
+INSERT INTO notifications_delivery
+    (notification_id, channel, webhook_id, push_id, not_before, status, attempts, created_at)
+SELECT t.n, t.c, t.w, t.p, t.nb, %s, '[]'::jsonb, %s
+FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::bigint[], %s::timestamptz[])
+    AS t(n, c, w, p, nb)
+ON CONFLICT DO NOTHING
+RETURNING id
+"""
+
+
+def _deliveries_insert(
+    targets: list[tuple[int, str, int | None, int | None, Any]], now: Any
+) -> list[int] | None:
+    """Write the deliveries: on PostgreSQL one statement, returning the new ids (a target that
+    already has its delivery is left as it is); elsewhere ``bulk_create`` (returns ``None``)."""
+    if not targets:
+        return []
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        Delivery.objects.bulk_create(
+            [
+                Delivery(notification_id=n, channel=c, webhook_id=w, push_id=p, not_before=nb)
+                for n, c, w, p, nb in targets
+            ],
+            ignore_conflicts=True,
+        )
+        return None
+    columns = list(zip(*targets, strict=True))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _INSERT_DELIVERIES,
+            [Delivery.Status.PENDING, now, *(list(c) for c in columns)],
+        )
+        return [row[0] for row in cursor.fetchall()]
 
 
 def webhook_failed(*, webhook: Webhook) -> bool:
@@ -329,7 +362,7 @@ def pending_deliveries(*, limit: int = 1000, late: float = 0) -> list[int]:
     now = timezone.now() - timedelta(seconds=late)
     return list(
         Delivery.objects.filter(status=Delivery.Status.PENDING)
-        .filter(Q(not_before__isnull=True) | Q(not_before__lte=now))
+        .filter(Q(not_before__isnull=True, created_at__lte=now) | Q(not_before__lte=now))
         .order_by("id")
         .values_list("pk", flat=True)[:limit]
     )
