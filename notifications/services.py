@@ -9,7 +9,7 @@ from datetime import time, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -101,13 +101,28 @@ def webhook_delete(*, user: User, webhook_id: int) -> None:
 # --- Web Push subscriptions -------------------------------------------------------------------
 
 
-@transaction.atomic
 def push_subscribe(
     *, user: User, endpoint: str, p256dh: str, auth: str
 ) -> tuple[PushSubscription, bool]:
     """Register a browser's push subscription (checked by the request's declaration). The same
     endpoint again updates its keys; registered by another account, it moves to this one (the
-    browser is theirs now). Returns the subscription and whether it is new to this account."""
+    browser is theirs now). Returns the subscription and whether it is new to this account.
+
+    Two registrations of one endpoint at once: the second insert waits for the first and
+    fails on the unique endpoint; it is tried again, finds the row and updates it (never a
+    500, one row)."""
+    for _ in range(3):
+        try:
+            with transaction.atomic():
+                return _push_subscribe(user=user, endpoint=endpoint, p256dh=p256dh, auth=auth)
+        except IntegrityError:
+            continue  # a concurrent registration inserted it first: it is there now
+    raise Conflict("This push subscription is being registered by another request; try again.")
+
+
+def _push_subscribe(
+    *, user: User, endpoint: str, p256dh: str, auth: str
+) -> tuple[PushSubscription, bool]:
     found = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
     if found is not None and found.user_id == user.pk:
         if (found.p256dh, found.auth) != (p256dh, auth):
@@ -118,7 +133,13 @@ def push_subscribe(
     if mine >= _setting("MAX_PUSH_SUBSCRIPTIONS", 10):
         raise Conflict("You have as many push subscriptions as you may have; delete one first.")
     if found is not None:
-        found.delete()
+        # moved in place (a concurrent registration waiting on this row then finds it); what
+        # was on its way to the browser for the previous account is not sent to the new one
+        Delivery.objects.filter(push=found).update(push=None)
+        found.user, found.p256dh, found.auth = user, p256dh, auth
+        found.created_at = timezone.now()
+        found.save(update_fields=["user", "p256dh", "auth", "created_at"])
+        return found, True
     return PushSubscription.objects.create(
         user=user, endpoint=endpoint, p256dh=p256dh, auth=auth
     ), True

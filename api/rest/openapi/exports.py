@@ -6,6 +6,7 @@ from accounts.export_document import MASKED, MAX_BYTES
 from accounts.models import DataExport
 
 from . import notifications as _notifications  # noqa: F401  (defines what is referenced)
+from . import push as _push  # noqa: F401
 from . import queue as _queue  # noqa: F401
 from .builders import (
     COMPONENTS,
@@ -119,6 +120,11 @@ define(
                     "inbox": arr(ref("NotificationOut")),
                     "preferences": ref("NotificationPreferenceOut"),
                     "webhooks": arr(_webhook),
+                    "push_subscriptions": arr(
+                        ref("PushSubscriptionOut"),
+                        description="As `GET /api/me/push-subscriptions/` lists them (never "
+                        "the browser's keys).",
+                    ),
                 }
             ),
             "matchmaking": obj(
