@@ -120,7 +120,7 @@ def _iso(value: datetime | None) -> str | None:
 
 def notifications(user: User) -> dict[str, Any]:
     from notifications import reads
-    from notifications.models import PushSubscription, Webhook
+    from notifications.models import Device, PushSubscription, Webhook
 
     hooks = Webhook.objects.filter(user=user).order_by("id")
     pushes = PushSubscription.objects.filter(user=user).order_by("id")
@@ -143,6 +143,18 @@ def notifications(user: User) -> dict[str, Any]:
         "push_subscriptions": [
             {"id": p.pk, "endpoint": p.endpoint, "created_at": p.created_at.isoformat()}
             for p in pushes
+        ],
+        # as GET /api/me/devices/ lists them (the token is the player's own phone's)
+        "devices": [
+            {
+                "id": d.pk,
+                "platform": d.platform,
+                "token": d.token,
+                "label": d.label,
+                "created_at": d.created_at.isoformat(),
+                "last_used_at": d.last_used_at.isoformat() if d.last_used_at else None,
+            }
+            for d in Device.objects.filter(user=user).order_by("id")
         ],
     }
 

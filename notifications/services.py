@@ -18,7 +18,16 @@ from fibserver.errors import Conflict, NotFound
 from games.models import Entry, Match, Seat, Tournament
 
 from . import prefs
-from .models import Channel, Delivery, Kind, Notification, Preference, PushSubscription, Webhook
+from .models import (
+    Channel,
+    Delivery,
+    Device,
+    Kind,
+    Notification,
+    Preference,
+    PushSubscription,
+    Webhook,
+)
 from .wake import wake_users
 
 
@@ -151,6 +160,54 @@ def push_unsubscribe(*, user: User, subscription_id: int) -> None:
         raise NotFound("No such push subscription.")
 
 
+# --- Mobile devices ----------------------------------------------------------------------------
+
+
+def device_register(
+    *, user: User, platform: str, token: str, label: str = ""
+) -> tuple[Device, bool]:
+    """Register a phone app's push token (FCM or APNs; checked by the request's declaration).
+    The same token again updates its platform and label; registered by another account, it
+    moves to this one (the phone is theirs now). Idempotent under concurrency: two
+    registrations of one token at once leave one row, and neither fails. Returns the device and
+    whether it is new to this account."""
+    for _ in range(3):
+        try:
+            with transaction.atomic():
+                return _device_register(user=user, platform=platform, token=token, label=label)
+        except IntegrityError:
+            continue  # a concurrent registration inserted it first: it is there now
+    raise Conflict("This device is being registered by another request; try again.")
+
+
+def _device_register(*, user: User, platform: str, token: str, label: str) -> tuple[Device, bool]:
+    now = timezone.now()
+    found = Device.objects.select_for_update().filter(token=token).first()
+    if found is not None and found.user_id == user.pk:
+        found.platform, found.label, found.last_used_at = platform, label, now
+        found.save(update_fields=["platform", "label", "last_used_at"])
+        return found, False
+    if Device.objects.filter(user=user).count() >= _setting("MAX_DEVICES", 10):
+        raise Conflict("You have as many devices as you may have; delete one first.")
+    if found is not None:
+        # moved in place; what was on its way to the phone for the previous account is not
+        # sent to the new one
+        Delivery.objects.filter(device=found).update(device=None)
+        found.user, found.platform, found.label = user, platform, label
+        found.created_at = found.last_used_at = now
+        found.save(update_fields=["user", "platform", "label", "created_at", "last_used_at"])
+        return found, True
+    return Device.objects.create(
+        user=user, platform=platform, token=token, label=label, last_used_at=now
+    ), True
+
+
+def device_delete(*, user: User, device_id: int) -> None:
+    deleted, _ = Device.objects.filter(user=user, pk=device_id).delete()
+    if not deleted:
+        raise NotFound("No such device.")
+
+
 # --- The reminder sweep ------------------------------------------------------------------------
 
 
@@ -249,7 +306,8 @@ def notifications_purge(*, keep_days: int | None = None) -> int:
 
 def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
     """Hand the notifications not yet dispatched to their channels: a :class:`Delivery` per active
-    webhook, per push subscription and per channel the player wants (email with an address),
+    webhook, per push subscription, per device (of a platform with credentials) and per channel the
+    player wants (email with an address),
     not before the end of their quiet hours. Returns how many notifications it handed on
     (``limit``: there may be more) and the deliveries created, to be sent by the channel tasks.
     Rows are claimed with ``SKIP LOCKED``: two relays never take the same one."""
@@ -269,6 +327,13 @@ def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
         pushes: dict[int, list[int]] = {}
         for sub in PushSubscription.objects.filter(user_id__in=users).only("id", "user_id"):
             pushes.setdefault(sub.user_id, []).append(sub.pk)
+        devices: dict[int, list[int]] = {}
+        platforms = mobile_platforms()
+        if platforms:
+            for device in Device.objects.filter(user_id__in=users, platform__in=platforms).only(
+                "id", "user_id"
+            ):
+                devices.setdefault(device.user_id, []).append(device.pk)
         emails = dict(
             User.objects.filter(pk__in=users).exclude(email="").values_list("pk", "email")
         )
@@ -297,6 +362,16 @@ def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
                             not_before=later,
                         )
                     )
+            if prefs.wants(pref, Channel.MOBILE, row.kind):
+                for device_id in devices.get(row.user_id, []):
+                    deliveries.append(
+                        Delivery(
+                            notification=row,
+                            channel=Channel.MOBILE,
+                            device_id=device_id,
+                            not_before=later,
+                        )
+                    )
             if row.user_id in emails and prefs.wants(pref, Channel.EMAIL, row.kind):
                 deliveries.append(
                     Delivery(notification=row, channel=Channel.EMAIL, not_before=later)
@@ -309,6 +384,13 @@ def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
         ).values_list("pk", flat=True)
     )
     return len(rows), ids
+
+
+def mobile_platforms() -> set[str]:
+    """The mobile platforms whose push service has credentials (the others are off)."""
+    from .channels.mobile import enabled_platforms
+
+    return enabled_platforms()
 
 
 def webhook_failed(*, webhook: Webhook) -> bool:

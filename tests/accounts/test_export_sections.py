@@ -57,6 +57,8 @@ def test_each_section_equals_what_the_api_shows_the_player(django_capture_on_com
         p256dh=browser["keys"]["p256dh"],
         auth=browser["keys"]["auth"],
     )
+    device = {"platform": "fcm", "token": "fcm-token-of-alice", "label": "Pixel"}
+    assert alice.client.post("/api/me/devices/", device, format="json").status_code == 201
     ok(alice.post("/api/blocks/", {"player": carol.user.pk}))
     ok(alice.post("/api/follows/", {"player": bob.user.pk}))
     ticket = ok(alice.post("/api/queue/", {"game": "fibber", "seats_min": 2, "seats_max": 2}))
@@ -103,6 +105,8 @@ def test_each_section_equals_what_the_api_shows_the_player(django_capture_on_com
     assert notes["push_subscriptions"] == pushes and len(pushes) == 1
     assert browser["keys"]["auth"] not in response_text(doc)
     assert browser["keys"]["p256dh"] not in response_text(doc)
+    devices = ok(alice.get("/api/me/devices/"))["results"]
+    assert notes["devices"] == devices and [d["label"] for d in devices] == ["Pixel"]
 
     queue = doc["matchmaking"]
     assert queue["tickets"] == ok(alice.get("/api/queue/"))["tickets"]

@@ -6,6 +6,7 @@ from accounts.export_document import MASKED, MAX_BYTES
 from accounts.models import DataExport
 
 from . import notifications as _notifications  # noqa: F401  (defines what is referenced)
+from . import devices as _devices  # noqa: F401
 from . import push as _push  # noqa: F401
 from . import queue as _queue  # noqa: F401
 from .builders import (
@@ -124,6 +125,9 @@ define(
                         ref("PushSubscriptionOut"),
                         description="As `GET /api/me/push-subscriptions/` lists them (never "
                         "the browser's keys).",
+                    ),
+                    "devices": arr(
+                        ref("DeviceOut"), description="As `GET /api/me/devices/` lists them."
                     ),
                 }
             ),
