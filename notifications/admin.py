@@ -1,7 +1,7 @@
 """Notifications, preferences, delivery channels and their attempts, for staff to look at (a
 delivery that failed, a webhook that was disabled). Read-only: players change these through
-the API and the services; secrets (a webhook's signing key, a push subscription's keys, a device's token) are
-never shown."""
+the API and the services; secrets (a webhook's signing key, a push subscription's keys, a
+device's token) are never shown."""
 
 from __future__ import annotations
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from accounts.export_document import MASKED, MAX_BYTES
 from accounts.models import DataExport
 
-from . import notifications as _notifications  # noqa: F401  (defines what is referenced)
 from . import devices as _devices  # noqa: F401
+from . import notifications as _notifications  # noqa: F401  (defines what is referenced)
 from . import push as _push  # noqa: F401
 from . import queue as _queue  # noqa: F401
 from .builders import (
