@@ -78,6 +78,7 @@ ERASURE: dict[str, Decision] = {
     "notifications.Preference.user": delete("the user's notification settings"),
     "notifications.Webhook.user": delete("the user's webhooks (and their delivery records)"),
     "notifications.PushSubscription.user": delete("the user's browsers' push subscriptions"),
+    "notifications.Device.user": delete("the user's phones' push tokens"),
     # matchmaking
     "matchmaking.Ticket.user": handled(
         "matchmaking.services.player_depart: the user's tickets leave the queue"

@@ -9,7 +9,7 @@ hidden cards never appear), the careers through :func:`games.reads.leaderboards.
 the inbox and the settings through :mod:`notifications.reads`, the queue, blocks, follows and
 challenges through :mod:`matchmaking.reads`. Secrets are not exported: sessions are listed as
 ``GET /api/me/sessions/`` lists them (never their tokens), webhooks say that they have a
-signing secret.
+signing secret, push subscriptions are listed without the browser's keys.
 
 The document is bounded (:data:`MAX_BYTES`): matches are added newest first while the text
 stays under the cap; the ones left out are counted in ``omitted_matches`` and ``truncated`` is
@@ -120,9 +120,10 @@ def _iso(value: datetime | None) -> str | None:
 
 def notifications(user: User) -> dict[str, Any]:
     from notifications import reads
-    from notifications.models import Webhook
+    from notifications.models import Device, PushSubscription, Webhook
 
     hooks = Webhook.objects.filter(user=user).order_by("id")
+    pushes = PushSubscription.objects.filter(user=user).order_by("id")
     return {
         "inbox": reads.render(list(reads.inbox(user=user))),
         "preferences": reads.render_preference(reads.preference_of(user)),
@@ -136,6 +137,24 @@ def notifications(user: User) -> dict[str, Any]:
                 "secret": MASKED,
             }
             for h in hooks
+        ],
+        # as GET /api/me/push-subscriptions/ lists them: the browser's keys (the auth secret
+        # it decrypts with, and the public key useless without it) are not exported
+        "push_subscriptions": [
+            {"id": p.pk, "endpoint": p.endpoint, "created_at": p.created_at.isoformat()}
+            for p in pushes
+        ],
+        # as GET /api/me/devices/ lists them (the token is the player's own phone's)
+        "devices": [
+            {
+                "id": d.pk,
+                "platform": d.platform,
+                "token": d.token,
+                "label": d.label,
+                "created_at": d.created_at.isoformat(),
+                "last_used_at": d.last_used_at.isoformat() if d.last_used_at else None,
+            }
+            for d in Device.objects.filter(user=user).order_by("id")
         ],
     }
 

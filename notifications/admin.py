@@ -1,7 +1,7 @@
 """Notifications, preferences, delivery channels and their attempts, for staff to look at (a
 delivery that failed, a webhook that was disabled). Read-only: players change these through
-the API and the services; secrets (a webhook's signing key, a push subscription's keys) are
-never shown."""
+the API and the services; secrets (a webhook's signing key, a push subscription's keys, a
+device's token) are never shown."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.contrib import admin
 
 from fibserver.admin import ReadOnlyAdmin
 
-from .models import Delivery, Notification, Preference, PushSubscription, Webhook
+from .models import Delivery, Device, Notification, Preference, PushSubscription, Webhook
 
 
 @admin.register(Notification)
@@ -35,6 +35,13 @@ class WebhookAdmin(ReadOnlyAdmin):
 class PushSubscriptionAdmin(ReadOnlyAdmin):
     list_display = ("id", "user", "created_at")
     hidden = ("endpoint", "p256dh", "auth")  # the endpoint is a capability to push to them
+
+
+@admin.register(Device)
+class DeviceAdmin(ReadOnlyAdmin):
+    list_display = ("id", "user", "platform", "label", "created_at", "last_used_at")
+    list_filter = ("platform",)
+    hidden = ("token",)  # a capability to push to them
 
 
 @admin.register(Delivery)

@@ -8,6 +8,7 @@
 - :class:`Webhook`: a user's HTTPS endpoint and its signing secret.
 - :class:`PushSubscription`: a browser's Web Push subscription (its push service endpoint and
   the keys its payloads are encrypted to).
+- :class:`Device`: a phone app's push token (FCM or APNs) for :mod:`.channels.mobile`.
 - :class:`Delivery`: one notification to one channel target, with every attempt recorded.
 
 Write through :mod:`notifications.services` (and the commit step's one hook,
@@ -36,6 +37,7 @@ class Channel(models.TextChoices):
     WEBHOOK = "webhook"
     EMAIL = "email"
     WEB_PUSH = "web_push"
+    MOBILE = "mobile"
 
 
 class Notification(models.Model):
@@ -142,6 +144,31 @@ class PushSubscription(models.Model):
         return f"push subscription {self.pk} of {self.user_id}"
 
 
+class Device(models.Model):
+    """A phone app's registration with its push service: an FCM registration token or an APNs
+    device token. One token belongs to one account: the app that registers it again, for
+    another account, moves it there. A token the push service reports unregistered is
+    deleted (:mod:`.channels.mobile`)."""
+
+    class Platform(models.TextChoices):
+        FCM = "fcm"
+        APNS = "apns"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="devices"
+    )
+    platform = models.CharField(max_length=8, choices=Platform.choices)
+    token = models.CharField(max_length=512, unique=True)
+    #: The player's name for it ("Pixel 8").
+    label = models.CharField(max_length=100, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: Last registered again, or last pushed to with success.
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:  # never the token: it is a capability to push to the player
+        return f"{self.platform} device {self.pk} of {self.user_id}"
+
+
 class Delivery(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -159,6 +186,10 @@ class Delivery(models.Model):
     push = models.ForeignKey(
         PushSubscription, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    #: A mobile delivery's device (null once the push service said the token is unregistered).
+    device = models.ForeignKey(
+        Device, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     #: Every attempt: ``{"at": iso time, "ok": bool, "detail": str}``.
     attempts = models.JSONField(default=list)
@@ -175,6 +206,11 @@ class Delivery(models.Model):
                 fields=["notification", "push"],
                 name="delivery_unique_push",
                 condition=models.Q(push__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["notification", "device"],
+                name="delivery_unique_device",
+                condition=models.Q(device__isnull=False),
             ),
         ]
 

@@ -9,7 +9,7 @@ from datetime import time, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -18,7 +18,16 @@ from fibserver.errors import Conflict, NotFound
 from games.models import Entry, Match, Seat, Tournament
 
 from . import prefs
-from .models import Channel, Delivery, Kind, Notification, Preference, PushSubscription, Webhook
+from .models import (
+    Channel,
+    Delivery,
+    Device,
+    Kind,
+    Notification,
+    Preference,
+    PushSubscription,
+    Webhook,
+)
 from .wake import wake_users
 
 
@@ -101,13 +110,28 @@ def webhook_delete(*, user: User, webhook_id: int) -> None:
 # --- Web Push subscriptions -------------------------------------------------------------------
 
 
-@transaction.atomic
 def push_subscribe(
     *, user: User, endpoint: str, p256dh: str, auth: str
 ) -> tuple[PushSubscription, bool]:
     """Register a browser's push subscription (checked by the request's declaration). The same
     endpoint again updates its keys; registered by another account, it moves to this one (the
-    browser is theirs now). Returns the subscription and whether it is new to this account."""
+    browser is theirs now). Returns the subscription and whether it is new to this account.
+
+    Two registrations of one endpoint at once: the second insert waits for the first and
+    fails on the unique endpoint; it is tried again, finds the row and updates it (never a
+    500, one row)."""
+    for _ in range(3):
+        try:
+            with transaction.atomic():
+                return _push_subscribe(user=user, endpoint=endpoint, p256dh=p256dh, auth=auth)
+        except IntegrityError:
+            continue  # a concurrent registration inserted it first: it is there now
+    raise Conflict("This push subscription is being registered by another request; try again.")
+
+
+def _push_subscribe(
+    *, user: User, endpoint: str, p256dh: str, auth: str
+) -> tuple[PushSubscription, bool]:
     found = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
     if found is not None and found.user_id == user.pk:
         if (found.p256dh, found.auth) != (p256dh, auth):
@@ -118,7 +142,13 @@ def push_subscribe(
     if mine >= _setting("MAX_PUSH_SUBSCRIPTIONS", 10):
         raise Conflict("You have as many push subscriptions as you may have; delete one first.")
     if found is not None:
-        found.delete()
+        # moved in place (a concurrent registration waiting on this row then finds it); what
+        # was on its way to the browser for the previous account is not sent to the new one
+        Delivery.objects.filter(push=found).update(push=None)
+        found.user, found.p256dh, found.auth = user, p256dh, auth
+        found.created_at = timezone.now()
+        found.save(update_fields=["user", "p256dh", "auth", "created_at"])
+        return found, True
     return PushSubscription.objects.create(
         user=user, endpoint=endpoint, p256dh=p256dh, auth=auth
     ), True
@@ -128,6 +158,54 @@ def push_unsubscribe(*, user: User, subscription_id: int) -> None:
     deleted, _ = PushSubscription.objects.filter(user=user, pk=subscription_id).delete()
     if not deleted:
         raise NotFound("No such push subscription.")
+
+
+# --- Mobile devices ----------------------------------------------------------------------------
+
+
+def device_register(
+    *, user: User, platform: str, token: str, label: str = ""
+) -> tuple[Device, bool]:
+    """Register a phone app's push token (FCM or APNs; checked by the request's declaration).
+    The same token again updates its platform and label; registered by another account, it
+    moves to this one (the phone is theirs now). Idempotent under concurrency: two
+    registrations of one token at once leave one row, and neither fails. Returns the device and
+    whether it is new to this account."""
+    for _ in range(3):
+        try:
+            with transaction.atomic():
+                return _device_register(user=user, platform=platform, token=token, label=label)
+        except IntegrityError:
+            continue  # a concurrent registration inserted it first: it is there now
+    raise Conflict("This device is being registered by another request; try again.")
+
+
+def _device_register(*, user: User, platform: str, token: str, label: str) -> tuple[Device, bool]:
+    now = timezone.now()
+    found = Device.objects.select_for_update().filter(token=token).first()
+    if found is not None and found.user_id == user.pk:
+        found.platform, found.label, found.last_used_at = platform, label, now
+        found.save(update_fields=["platform", "label", "last_used_at"])
+        return found, False
+    if Device.objects.filter(user=user).count() >= _setting("MAX_DEVICES", 10):
+        raise Conflict("You have as many devices as you may have; delete one first.")
+    if found is not None:
+        # moved in place; what was on its way to the phone for the previous account is not
+        # sent to the new one
+        Delivery.objects.filter(device=found).update(device=None)
+        found.user, found.platform, found.label = user, platform, label
+        found.created_at = found.last_used_at = now
+        found.save(update_fields=["user", "platform", "label", "created_at", "last_used_at"])
+        return found, True
+    return Device.objects.create(
+        user=user, platform=platform, token=token, label=label, last_used_at=now
+    ), True
+
+
+def device_delete(*, user: User, device_id: int) -> None:
+    deleted, _ = Device.objects.filter(user=user, pk=device_id).delete()
+    if not deleted:
+        raise NotFound("No such device.")
 
 
 # --- The reminder sweep ------------------------------------------------------------------------
@@ -228,7 +306,8 @@ def notifications_purge(*, keep_days: int | None = None) -> int:
 
 def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
     """Hand the notifications not yet dispatched to their channels: a :class:`Delivery` per active
-    webhook, per push subscription and per channel the player wants (email with an address),
+    webhook, per push subscription, per device (of a platform with credentials) and per channel the
+    player wants (email with an address),
     not before the end of their quiet hours. Returns how many notifications it handed on
     (``limit``: there may be more) and the deliveries created, to be sent by the channel tasks.
     Rows are claimed with ``SKIP LOCKED``: two relays never take the same one. The deliveries
@@ -254,12 +333,19 @@ def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
             "id", "user_id"
         ):
             pushes.setdefault(owner, []).append(sub_id)
+        devices: dict[int, list[int]] = {}
+        platforms = mobile_platforms()
+        if platforms:
+            for device_id, owner in Device.objects.filter(
+                user_id__in=users, platform__in=platforms
+            ).values_list("id", "user_id"):
+                devices.setdefault(owner, []).append(device_id)
         emails = set(
             User.objects.filter(pk__in=users).exclude(email="").values_list("pk", flat=True)
         )
         pref_of = {p.user_id: p for p in Preference.objects.filter(user_id__in=users)}
-        #: (notification, channel, webhook, push, not_before) of each delivery
-        targets: list[tuple[int, str, int | None, int | None, Any]] = []
+        #: (notification, channel, webhook, push, device, not_before) of each delivery
+        targets: list[tuple[int, str, int | None, int | None, int | None, Any]] = []
         quiet: dict[int, Any] = {}
         for note, user, kind in rows:
             pref = pref_of.get(user) or Preference(user_id=user)
@@ -268,12 +354,15 @@ def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
             later = quiet[user]
             if prefs.wants(pref, Channel.WEBHOOK, kind):
                 for hook_id in hooks.get(user, []):
-                    targets.append((note, Channel.WEBHOOK, hook_id, None, later))
+                    targets.append((note, Channel.WEBHOOK, hook_id, None, None, later))
             if prefs.wants(pref, Channel.WEB_PUSH, kind):
                 for push_id in pushes.get(user, []):
-                    targets.append((note, Channel.WEB_PUSH, None, push_id, later))
+                    targets.append((note, Channel.WEB_PUSH, None, push_id, None, later))
+            if prefs.wants(pref, Channel.MOBILE, kind):
+                for device_id in devices.get(user, []):
+                    targets.append((note, Channel.MOBILE, None, None, device_id, later))
             if user in emails and prefs.wants(pref, Channel.EMAIL, kind):
-                targets.append((note, Channel.EMAIL, None, None, later))
+                targets.append((note, Channel.EMAIL, None, None, None, later))
         ids = _deliveries_insert(targets, now)
         Notification.objects.filter(pk__in=[note for note, _, _ in rows]).update(dispatched=True)
     if ids is None:  # the portable path: read back what was written
@@ -287,17 +376,19 @@ def dispatch(*, limit: int = 1000) -> tuple[int, list[int]]:
 
 _INSERT_DELIVERIES = """
 INSERT INTO notifications_delivery
-    (notification_id, channel, webhook_id, push_id, not_before, status, attempts, created_at)
-SELECT t.n, t.c, t.w, t.p, t.nb, %s, '[]'::jsonb, %s
-FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::bigint[], %s::timestamptz[])
-    AS t(n, c, w, p, nb)
+    (notification_id, channel, webhook_id, push_id, device_id, not_before, status, attempts,
+     created_at)
+SELECT t.n, t.c, t.w, t.p, t.d, t.nb, %s, '[]'::jsonb, %s
+FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::bigint[], %s::bigint[],
+            %s::timestamptz[])
+    AS t(n, c, w, p, d, nb)
 ON CONFLICT DO NOTHING
 RETURNING id
 """
 
 
 def _deliveries_insert(
-    targets: list[tuple[int, str, int | None, int | None, Any]], now: Any
+    targets: list[tuple[int, str, int | None, int | None, int | None, Any]], now: Any
 ) -> list[int] | None:
     """Write the deliveries: on PostgreSQL one statement, returning the new ids (a target that
     already has its delivery is left as it is); elsewhere ``bulk_create`` (returns ``None``)."""
@@ -308,8 +399,15 @@ def _deliveries_insert(
     if connection.vendor != "postgresql":
         Delivery.objects.bulk_create(
             [
-                Delivery(notification_id=n, channel=c, webhook_id=w, push_id=p, not_before=nb)
-                for n, c, w, p, nb in targets
+                Delivery(
+                    notification_id=n,
+                    channel=c,
+                    webhook_id=w,
+                    push_id=p,
+                    device_id=d,
+                    not_before=nb,
+                )
+                for n, c, w, p, d, nb in targets
             ],
             ignore_conflicts=True,
         )
@@ -321,6 +419,13 @@ def _deliveries_insert(
             [Delivery.Status.PENDING, now, *(list(c) for c in columns)],
         )
         return [row[0] for row in cursor.fetchall()]
+
+
+def mobile_platforms() -> set[str]:
+    """The mobile platforms whose push service has credentials (the others are off)."""
+    from .channels.mobile import enabled_platforms
+
+    return enabled_platforms()
 
 
 def webhook_failed(*, webhook: Webhook) -> bool:

@@ -48,6 +48,7 @@ class NotificationChannel(Enum):
     WEBHOOK = _value("webhook")
     EMAIL = _value("email")
     WEB_PUSH = _value("web_push")
+    MOBILE = _value("mobile")
 
 
 @strawberry.type(

@@ -20,6 +20,7 @@ from api.play.queries import whole_number
 
 from .args import MatchID, SeatArg
 from .context import context_of
+from .device_types import DeviceMutation, DeviceQuery
 from .errors import ErrorCodes, is_expected
 from .export_types import ExportMutation, ExportQuery
 from .limits import extensions as limit_extensions
@@ -71,9 +72,11 @@ class FibSchema(strawberry.Schema):
 
 
 @strawberry.type(name="Query")
-class RootQuery(Query, NotificationQuery, PushQuery, VacationQuery, ExportQuery, SessionQuery):
-    """The queries, with the notification inbox's, Web Push's, the vacation's, the data
-    export's and the sessions'."""
+class RootQuery(
+    Query, NotificationQuery, PushQuery, DeviceQuery, VacationQuery, ExportQuery, SessionQuery
+):
+    """The queries, with the notification inbox's, Web Push's, mobile devices', the
+    vacation's, the data export's and the sessions'."""
 
 
 @strawberry.type(name="Mutation")
@@ -81,12 +84,13 @@ class RootMutation(
     Mutation,
     NotificationMutation,
     PushMutation,
+    DeviceMutation,
     VacationMutation,
     ExportMutation,
     SessionMutation,
 ):
-    """The mutations, with the notification inbox's, Web Push's, the vacation's, the data
-    export's and the sessions'."""
+    """The mutations, with the notification inbox's, Web Push's, mobile devices', the
+    vacation's, the data export's and the sessions'."""
 
 
 schema = FibSchema(

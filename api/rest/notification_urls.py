@@ -6,8 +6,8 @@ from django.urls import path
 
 from api.inbox_follow import inbox_events
 
+from . import devices, push
 from . import notifications as v
-from . import push
 
 _rest = [
     path("me/notifications/", v.InboxView.as_view(), name="notifications"),
@@ -31,6 +31,8 @@ _rest = [
         push.PushSubscriptionDetailView.as_view(),
         name="push-sub",
     ),
+    path("me/devices/", devices.DeviceListView.as_view(), name="devices"),
+    path("me/devices/<str:device_id>/", devices.DeviceDetailView.as_view(), name="device"),
 ]
 urlpatterns = [
     path("me/notifications/events/", inbox_events, name="notifications-events"),

@@ -4,7 +4,8 @@ An attempt (of one delivery, or of a batch: :func:`attempt_many`) first takes a 
 delivery (``not_before`` moved a minute on, in a short transaction), so a second sender — a
 Celery retry, the sweep catching a lost task — leaves it alone while it is being sent; the send
 itself holds no transaction. The outcome is recorded in the delivery's ``attempts``; a failure
-is tried again after an exponential back-off (``BACKOFF_SECONDS`` × 2ⁿ) until ``MAX_ATTEMPTS``,
+is tried again after an exponential back-off (``BACKOFF_SECONDS`` × 2ⁿ, or the service's
+``Retry-After`` when it is longer) until ``MAX_ATTEMPTS``,
 then the delivery is ``failed``. A failing channel never touches a match: deliveries are made
 after the change has been committed, by workers or the sweep.
 """
@@ -20,7 +21,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from ..models import Channel, Delivery, PushSubscription, Webhook
+from ..models import Channel, Delivery, Device, PushSubscription, Webhook
 from ..reads import render
 
 #: How long a sender holds a delivery before another may try it (seconds).
@@ -42,10 +43,14 @@ def backoff(attempt: int) -> float:
 class Failed(Exception):
     """A send that did not get through; ``permanent``: trying again will not help."""
 
-    def __init__(self, detail: str, *, permanent: bool = False) -> None:
+    def __init__(
+        self, detail: str, *, permanent: bool = False, retry_after: float | None = None
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
         self.permanent = permanent
+        #: The service's ``Retry-After`` (seconds): wait at least this long.
+        self.retry_after = retry_after
 
 
 def _gone(error: Failed) -> bool:
@@ -68,7 +73,7 @@ def attempt_many(ids: list[int]) -> dict[int, float]:
     with transaction.atomic():
         rows = list(
             Delivery.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("notification__user", "webhook", "push")
+            .select_related("notification__user", "webhook", "push", "device")
             .filter(pk__in=ids, status=Delivery.Status.PENDING)
             .filter(Q(not_before__isnull=True) | Q(not_before__lte=now))
         )
@@ -86,9 +91,14 @@ def attempt_many(ids: list[int]) -> dict[int, float]:
             outcomes = list(pool.map(_try, rows, payloads))
     again: dict[int, float] = {}
     failed_hooks, good_hooks, gone = [], set(), set()
-    for delivery, (ok, detail, permanent, lost) in zip(rows, outcomes, strict=True):
+    gone_devices, used_devices = set(), set()
+    for delivery, (ok, detail, permanent, lost, wait) in zip(rows, outcomes, strict=True):
         if lost and delivery.push_id is not None:
             gone.add(delivery.push_id)
+        if lost and delivery.device_id is not None:
+            gone_devices.add(delivery.device_id)
+        if ok and delivery.device_id is not None:
+            used_devices.add(delivery.device_id)
         number = len(delivery.attempts) + 1
         delivery.attempts = [
             *delivery.attempts,
@@ -99,7 +109,7 @@ def attempt_many(ids: list[int]) -> dict[int, float]:
         elif permanent or number >= int(_setting("MAX_ATTEMPTS", 8)):
             delivery.status, delivery.not_before = Delivery.Status.FAILED, None
         else:
-            again[delivery.pk] = backoff(number)
+            again[delivery.pk] = max(backoff(number), wait or 0.0)
             delivery.not_before = timezone.now() + timedelta(seconds=again[delivery.pk])
         if delivery.channel == Channel.WEBHOOK and delivery.webhook is not None:
             if ok:
@@ -109,6 +119,10 @@ def attempt_many(ids: list[int]) -> dict[int, float]:
     Delivery.objects.bulk_update(rows, ["attempts", "status", "not_before"])
     if gone:
         PushSubscription.objects.filter(pk__in=gone).delete()
+    if gone_devices:
+        Device.objects.filter(pk__in=gone_devices).delete()
+    if used_devices:
+        Device.objects.filter(pk__in=used_devices).update(last_used_at=now)
     if good_hooks:
         Webhook.objects.filter(pk__in=good_hooks, failures__gt=0).update(failures=0)
     if failed_hooks:
@@ -119,13 +133,14 @@ def attempt_many(ids: list[int]) -> dict[int, float]:
     return again
 
 
-def _try(delivery: Delivery, payload: dict[str, Any]) -> tuple[bool, str, bool, bool]:
-    """``(ok, detail, permanent, gone)`` of one send (``gone``: the target no longer exists)."""
+def _try(delivery: Delivery, payload: dict[str, Any]) -> tuple[bool, str, bool, bool, float | None]:
+    """``(ok, detail, permanent, gone, retry after)`` of one send (``gone``: the target no
+    longer exists; ``retry after``: the service asked to wait that long)."""
     try:
         _send(delivery, payload)
     except Failed as error:
-        return False, error.detail[:300], error.permanent, _gone(error)
-    return True, "", False, False
+        return False, error.detail[:300], error.permanent, _gone(error), error.retry_after
+    return True, "", False, False, None
 
 
 def _send(delivery: Delivery, payload: dict[str, Any]) -> None:
@@ -146,5 +161,11 @@ def _send(delivery: Delivery, payload: dict[str, Any]) -> None:
         if delivery.push is None:
             raise Failed("the push subscription was deleted", permanent=True)
         push(delivery.push.endpoint, delivery.push.p256dh, delivery.push.auth, payload)
+    elif delivery.channel == Channel.MOBILE:
+        from .mobile import send as push_mobile
+
+        if delivery.device is None:
+            raise Failed("the device was deleted", permanent=True)
+        push_mobile(delivery.device.platform, delivery.device.token, payload)
     else:  # pragma: no cover - every channel is handled above
         raise Failed(f"unknown channel {delivery.channel}", permanent=True)

@@ -12,6 +12,7 @@ from notifications import services as notification_services
 from notifications.models import Webhook
 from tests.api.helpers import Player, play_to_the_end
 from tests.api.openapi_validation import assert_fits
+from tests.notifications.push_receiver import PushService
 
 pytestmark = pytest.mark.django_db
 
@@ -49,6 +50,15 @@ def test_each_section_equals_what_the_api_shows_the_player(django_capture_on_com
     prefs = {"time_zone": "Europe/Paris"}
     ok(alice.client.patch("/api/me/notification-preferences/", prefs, format="json"))
     notification_services.webhook_create(user=alice.user, url="http://127.0.0.1:9/hook")
+    browser = PushService(status=201, origin="https://push.example.com").subscription("a")
+    notification_services.push_subscribe(
+        user=alice.user,
+        endpoint=browser["endpoint"],
+        p256dh=browser["keys"]["p256dh"],
+        auth=browser["keys"]["auth"],
+    )
+    device = {"platform": "fcm", "token": "fcm-token-of-alice", "label": "Pixel"}
+    assert alice.client.post("/api/me/devices/", device, format="json").status_code == 201
     ok(alice.post("/api/blocks/", {"player": carol.user.pk}))
     ok(alice.post("/api/follows/", {"player": bob.user.pk}))
     ticket = ok(alice.post("/api/queue/", {"game": "fibber", "seats_min": 2, "seats_max": 2}))
@@ -91,6 +101,12 @@ def test_each_section_equals_what_the_api_shows_the_player(django_capture_on_com
     hooks = ok(alice.get("/api/me/webhooks/"))["results"]
     assert notes["webhooks"] == [{**h, "secret": "********"} for h in hooks]
     assert Webhook.objects.get(user=alice.user).secret not in response_text(doc)
+    pushes = ok(alice.get("/api/me/push-subscriptions/"))["results"]
+    assert notes["push_subscriptions"] == pushes and len(pushes) == 1
+    assert browser["keys"]["auth"] not in response_text(doc)
+    assert browser["keys"]["p256dh"] not in response_text(doc)
+    devices = ok(alice.get("/api/me/devices/"))["results"]
+    assert notes["devices"] == devices and [d["label"] for d in devices] == ["Pixel"]
 
     queue = doc["matchmaking"]
     assert queue["tickets"] == ok(alice.get("/api/queue/"))["tickets"]

@@ -242,6 +242,7 @@ def test_path_ids_are_uuids_and_anything_else_is_a_json_404():
         "ticket_id": {"type": "integer"},
         "challenge_id": {"type": "integer"},
         "subscription_id": {"type": "integer"},
+        "device_id": {"type": "integer"},
         "export_id": {"type": "string", "format": "uuid"},
         "session_id": {"type": "string", "format": "uuid"},
         "game": {"type": "string", "enum": registry.game_ids()},

@@ -5,7 +5,9 @@ from __future__ import annotations
 from accounts.export_document import MASKED, MAX_BYTES
 from accounts.models import DataExport
 
+from . import devices as _devices  # noqa: F401
 from . import notifications as _notifications  # noqa: F401  (defines what is referenced)
+from . import push as _push  # noqa: F401
 from . import queue as _queue  # noqa: F401
 from .builders import (
     COMPONENTS,
@@ -119,6 +121,14 @@ define(
                     "inbox": arr(ref("NotificationOut")),
                     "preferences": ref("NotificationPreferenceOut"),
                     "webhooks": arr(_webhook),
+                    "push_subscriptions": arr(
+                        ref("PushSubscriptionOut"),
+                        description="As `GET /api/me/push-subscriptions/` lists them (never "
+                        "the browser's keys).",
+                    ),
+                    "devices": arr(
+                        ref("DeviceOut"), description="As `GET /api/me/devices/` lists them."
+                    ),
                 }
             ),
             "matchmaking": obj(

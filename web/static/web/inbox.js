@@ -16,7 +16,7 @@ const TITLES = {
   rematch_offered: "A rematch is offered",
   round_starting: "Your tournament is about to start",
 };
-const CHANNELS = { web_push: "Browser", email: "Email", webhook: "Webhooks" };
+const CHANNELS = { web_push: "Browser", mobile: "Phones", email: "Email", webhook: "Webhooks" };
 const POLL_MS = 30000;
 
 let timer = null;
