@@ -75,7 +75,9 @@ def _setting(name: str, default: Any) -> Any:
 def message_of(payload: dict[str, Any]) -> Message:
     """The message of a rendered notification."""
     kind = payload["kind"]
-    data = {"type": "notification", "id": str(payload["id"]), "kind": kind}
+    data = {"type": "notification", "kind": kind}
+    if payload.get("id") is not None:
+        data["id"] = str(payload["id"])
     for key in ("match", "version", "seat"):
         if payload.get(key) is not None:
             data[key] = str(payload[key])
@@ -86,6 +88,30 @@ def message_of(payload: dict[str, Any]) -> Message:
         data=data,
         urgent=kind in ("your_turn", "deadline_reminder"),
     )
+
+
+def fcm_body(token: str, message: Message) -> dict[str, Any]:
+    """The body of an FCM v1 ``messages:send``."""
+    return {
+        "message": {
+            "token": token,
+            "notification": {"title": message.title, "body": message.body},
+            "data": message.data,
+            "android": {
+                "priority": "high" if message.urgent else "normal",
+                "ttl": f"{TTL_SECONDS}s",
+            },
+            "apns": {"headers": {"apns-priority": "10" if message.urgent else "5"}},
+        }
+    }
+
+
+def apns_body(message: Message) -> dict[str, Any]:
+    """The body of an APNs request: ``aps`` and the data beside it."""
+    return {
+        "aps": {"alert": {"title": message.title, "body": message.body}, "sound": "default"},
+        **message.data,
+    }
 
 
 class Provider(Protocol):
@@ -149,18 +175,7 @@ class FCM:
             return str(self.credentials.token)
 
     def send(self, token: str, message: Message) -> None:
-        body = {
-            "message": {
-                "token": token,
-                "notification": {"title": message.title, "body": message.body},
-                "data": message.data,
-                "android": {
-                    "priority": "high" if message.urgent else "normal",
-                    "ttl": f"{TTL_SECONDS}s",
-                },
-                "apns": {"headers": {"apns-priority": "10" if message.urgent else "5"}},
-            }
-        }
+        body = fcm_body(token, message)
         headers = {"Authorization": f"Bearer {self.access_token()}"}
         try:
             response = self.client.post(self.url, json=body, headers=headers)
@@ -224,13 +239,7 @@ class APNs:
             return self._token[1]
 
     def send(self, token: str, message: Message) -> None:
-        body = {
-            "aps": {
-                "alert": {"title": message.title, "body": message.body},
-                "sound": "default",
-            },
-            **message.data,
-        }
+        body = apns_body(message)
         headers = {
             "authorization": f"bearer {self.provider_token()}",
             "apns-topic": self.topic,

@@ -1,7 +1,8 @@
 """No leaks through notifications: for two matches that differ only in what seat S cannot see
 (``tests.api.test_no_leak_api.twin_of``), what S's player reads of their notifications about
 each — over REST, bodies compared byte for byte, and in the Web Push messages sent to their
-browser — is the same. Matches are played with
+browser and in the mobile pushes (FCM and APNs request bodies) sent to their phones — is the
+same. Matches are played with
 takeovers (a bot deciding for a seat whose deadline passed), whose notifications show the
 decision through the redaction path."""
 
@@ -19,6 +20,7 @@ from games import services
 from games.engine import registry
 from games.engine.bots import random_action
 from games.models import Match, Seat
+from notifications.channels import mobile
 from notifications.channels.web_push import message_of
 from notifications.models import Kind, Notification
 from notifications.reads import render
@@ -79,6 +81,19 @@ def pushed_about(user, match: Match) -> list[str]:
     return out
 
 
+def mobile_about(user, match: Match) -> list[str]:
+    """The mobile pushes (the FCM and the APNs request bodies) of the user's notifications
+    about ``match``."""
+    rows = list(Notification.objects.filter(user=user, match=match, due_at__isnull=True))
+    out = []
+    for payload in render(sorted(rows, key=lambda r: r.pk)):
+        payload = {k: v for k, v in payload.items() if k not in ("id", "created_at")}
+        message = mobile.message_of(payload)
+        wire = [mobile.fcm_body("TOKEN", message), mobile.apns_body(message)]
+        out.append(json.dumps(wire, sort_keys=True).replace(str(match.pk), "MATCH"))
+    return out
+
+
 @pytest.mark.parametrize("rules", registry.all_rules(), ids=lambda r: r.game_id)
 @settings(
     max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -98,6 +113,8 @@ def test_what_a_player_reads_of_a_notification_does_not_depend_on_what_their_sea
         assert inbox_about(client, twin) == mine
         pushed = pushed_about(user, match)
         assert len(pushed) == len(mine) and pushed_about(user, twin) == pushed
+        phone = mobile_about(user, match)
+        assert len(phone) == len(mine) and mobile_about(user, twin) == phone
 
 
 def test_the_property_sees_takeovers():
@@ -109,6 +126,19 @@ def test_the_property_sees_takeovers():
     assert taken.exists()
     body = client_of(taken[0].user).get("/api/me/notifications/?limit=200").json()
     assert any(n["kind"] == "takeover" and n["events"] for n in body["results"])
+
+
+def mobile_about(user, match: Match) -> list[str]:
+    """The mobile pushes (the FCM and the APNs request bodies) of the user's notifications
+    about ``match``."""
+    rows = list(Notification.objects.filter(user=user, match=match, due_at__isnull=True))
+    out = []
+    for payload in render(sorted(rows, key=lambda r: r.pk)):
+        payload = {k: v for k, v in payload.items() if k not in ("id", "created_at")}
+        message = mobile.message_of(payload)
+        wire = [mobile.fcm_body("TOKEN", message), mobile.apns_body(message)]
+        out.append(json.dumps(wire, sort_keys=True).replace(str(match.pk), "MATCH"))
+    return out
 
 
 @pytest.mark.parametrize("rules", registry.all_rules(), ids=lambda r: r.game_id)
