@@ -127,7 +127,7 @@ class FakeFCM:
             ]
             return 404, {"error": {"code": 404, "status": "NOT_FOUND", "details": details}}, {}
         if token in self.invalid:
-            error = {
+            refusal = {
                 "code": 400,
                 "status": "INVALID_ARGUMENT",
                 "message": "The registration token is not a valid FCM registration token",
@@ -138,7 +138,7 @@ class FakeFCM:
                     }
                 ],
             }
-            return 400, {"error": error}, {}
+            return 400, {"error": refusal}, {}
         with self.lock:
             self.messages.append(message)
         return 200, {"name": f"projects/{PROJECT}/messages/{uuid.uuid4()}"}, {}

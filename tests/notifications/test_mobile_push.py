@@ -104,7 +104,7 @@ def test_a_move_reaches_an_iphone_through_apns_over_http2_with_a_valid_provider_
 def test_a_token_reported_unregistered_is_deleted_and_the_attempt_kept(settings, platform, answer):
     with fake_fcm() as fcm, fake_apns() as apns:
         settings.NOTIFICATIONS = {**BASE, **fcm.settings(), **apns.settings()}
-        match, users = table()
+        _match, users = table()
         token = APNS_TOKEN if platform == "apns" else "fcm-gone"
         getattr(fcm if platform == "fcm" else apns, answer).add(token)
         device = register(users[0], platform, token)
@@ -160,7 +160,7 @@ def test_429_and_5xx_are_tried_again_after_the_services_retry_after(settings, pl
 
 def test_without_credentials_the_channel_is_off(settings):
     settings.NOTIFICATIONS = dict(BASE)
-    match, users = table()
+    _match, users = table()
     register(users[0], "fcm", "fcm-off")
     register(users[0], "apns", APNS_TOKEN)
     relay()
@@ -170,7 +170,7 @@ def test_without_credentials_the_channel_is_off(settings):
 def test_the_mobile_preference_turns_kinds_off(settings):
     with fake_fcm() as fcm:
         settings.NOTIFICATIONS = {**BASE, **fcm.settings()}
-        match, users = table()
+        _match, users = table()
         register(users[0], "fcm", "fcm-muted")
         register(users[1], "fcm", "fcm-heard")
         off = {

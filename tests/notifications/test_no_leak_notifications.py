@@ -128,19 +128,6 @@ def test_the_property_sees_takeovers():
     assert any(n["kind"] == "takeover" and n["events"] for n in body["results"])
 
 
-def mobile_about(user, match: Match) -> list[str]:
-    """The mobile pushes (the FCM and the APNs request bodies) of the user's notifications
-    about ``match``."""
-    rows = list(Notification.objects.filter(user=user, match=match, due_at__isnull=True))
-    out = []
-    for payload in render(sorted(rows, key=lambda r: r.pk)):
-        payload = {k: v for k, v in payload.items() if k not in ("id", "created_at")}
-        message = mobile.message_of(payload)
-        wire = [mobile.fcm_body("TOKEN", message), mobile.apns_body(message)]
-        out.append(json.dumps(wire, sort_keys=True).replace(str(match.pk), "MATCH"))
-    return out
-
-
 @pytest.mark.parametrize("rules", registry.all_rules(), ids=lambda r: r.game_id)
 @settings(
     max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
