@@ -1,5 +1,5 @@
-// The account page (#/account): change the password (a guest upgrades instead), download a copy
-// of my data, the sign-in sessions, delete my account. Everything through the REST API under
+// The account page (#/account): change the password (a guest upgrades instead), a vacation
+// (my async clocks wait), download a copy of my data, the sign-in sessions, delete my account. Everything through the REST API under
 // /api/me/ (docs/accounts.md). Comments above the imports must not use the keyword for
 // re-exports: the static files' hashing would read one there and break the rewritten imports.
 
@@ -65,6 +65,7 @@ export function accountScreen(app, ctx) {
       user.is_guest ? ctx.upgradePanel() : passwordPanel(ctx),
       exportPanel(ctx, { later, urls, stopped: () => stopped }),
     ),
+    vacationPanel(ctx),
     sessionsPanel(ctx),
     deletePanel(ctx),
   );
@@ -215,6 +216,78 @@ function exportPanel(ctx, { later, urls, stopped }) {
     status,
     slot,
   );
+}
+
+// --- vacation -------------------------------------------------------------------------------
+
+// GET, POST {days} and DELETE /api/me/vacation/ (docs/notifications.md): while it runs the
+// player's clocks in async matches wait, no bot plays for them, and the other players see it.
+function vacationPanel(ctx) {
+  const { api } = ctx;
+  const err = ctx.alertBox();
+  const status = h("p", { id: "vacation-status", role: "status" });
+  const controls = h("div", { class: "vacation-controls" });
+  const panel = h(
+    "section",
+    { class: "card-panel", id: "account-vacation", "aria-labelledby": "vacation-heading" },
+    h("h2", { id: "vacation-heading" }, "Vacation"),
+    h("p", { class: "muted" }, "Away for a while? Your clocks in turn-by-turn (async) matches wait, no bot plays for you, and the other players see that you are on vacation. Live matches are not paused."),
+    err,
+    status,
+    controls,
+  );
+
+  function show(v) {
+    status.dataset.onVacation = String(v.on_vacation);
+    const left = `${v.days_left} of ${v.days_per_year} vacation days left this year.`;
+    if (v.on_vacation) {
+      clear(status, "You are on vacation until ", when(v.vacation.ends_at), ". ", left);
+      const end = h("button", { type: "button", id: "vacation-end" }, "End my vacation now");
+      end.addEventListener("click", () => change("DELETE", undefined, end));
+      clear(controls, end);
+      return;
+    }
+    clear(status, "You are not on vacation. ", left);
+    const days = field("vacation-days", "Days", { type: "number", min: 1, max: Math.max(1, v.days_left), step: 1, value: Math.min(7, Math.max(1, v.days_left)), required: true });
+    const start = h("button", { type: "submit", class: "primary", id: "vacation-start", disabled: v.days_left < 1 }, "Go on vacation");
+    clear(
+      controls,
+      h(
+        "form",
+        {
+          id: "vacation-form",
+          onsubmit: (event) => {
+            event.preventDefault();
+            days.show([]);
+            change("POST", { days: Number(days.input.value) }, start, days);
+          },
+        },
+        days.nodes,
+        start,
+      ),
+    );
+  }
+
+  async function change(method, body, button, days = null) {
+    err.hidden = true;
+    button.disabled = true;
+    try {
+      show(await api.request(method, "/me/vacation/", { body }));
+    } catch (error) {
+      button.disabled = false;
+      days?.show(fieldMessages(error, "days"));
+      ctx.showError(err, error instanceof ApiError ? new Error(error.message) : error);
+    }
+  }
+
+  (async () => {
+    try {
+      show(await api.get("/me/vacation/"));
+    } catch (error) {
+      ctx.showError(err, error);
+    }
+  })();
+  return panel;
 }
 
 // --- sessions -------------------------------------------------------------------------------

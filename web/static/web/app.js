@@ -3,7 +3,8 @@
 //   #/match/<id>     the table (lobby, play, end screen), live through the long-poll
 //   #/join/<code>    join a match with its invite code
 //   #/replay/<id>    the step-by-step replay of a finished match
-//   #/account        the account: password (or upgrade), a copy of my data, sessions, deletion
+//   #/account        the account: password (or upgrade), vacation, a copy of my data, sessions, deletion
+//   #/people         whom I follow (looking for a game now, their public matches) and whom I block
 
 import { api, ApiError, OfflineError, newKey } from "./api.js";
 import { clear, h, ordinal } from "./dom.js";
@@ -13,12 +14,14 @@ import { replayScreen } from "./replay.js";
 import { RULES } from "./rules.js";
 import { showInbox } from "./inbox.js";
 import { accountScreen } from "./account.js";
+import { peopleScreen, playerLink, usePeopleGames } from "./people.js";
 import * as fabfib from "./games/fabfib.js";
 import * as fibber from "./games/fibber.js";
 import * as fibbers_dice from "./games/fibbers_dice.js";
 import * as skull from "./games/skull.js";
 
 export const GAMES = { fabfib, fibber, fibbers_dice, skull };
+usePeopleGames(GAMES);
 const BOT_LEVELS = ["random", "basic", "strong"];
 const app = document.getElementById("app");
 let screen = null; // the live screen: stop() it before leaving
@@ -87,6 +90,15 @@ export function seatName(match, seat, me = [], { tribe = true } = {}) {
   return notes.length ? `${label} (${notes.join(", ")})` : label;
 }
 
+// A seat whose player is on vacation now (async matches: the seat carries the vacation's end).
+function onVacation(seat) {
+  return !!seat?.vacation_until && Date.parse(seat.vacation_until) > Date.now();
+}
+
+function dayWords(iso) {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
 function remaining(deadline) {
   const ms = Date.parse(deadline) - Date.now();
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -116,6 +128,8 @@ function renderWho() {
     who,
     h("span", { "data-user": api.user.id }, api.user.display_name),
     api.user.is_guest ? h("span", { class: "tag" }, "guest") : null,
+    " ",
+    h("a", { href: "#/people", id: "people-link", "aria-current": location.hash === "#/people" ? "page" : null }, "People"),
     " ",
     h("a", { href: "#/account", id: "account-link", "aria-current": location.hash === "#/account" ? "page" : null }, "Account"),
     " ",
@@ -977,10 +991,14 @@ class MatchScreen {
             class: `seat${s.must_act ? " to-act" : ""}${ctx.me === s.position ? " mine" : ""}${ctx.pub?.out?.[s.position] ? " out" : ""}`,
             "data-seat": s.position,
           },
-          h("span", { class: "seat-name" }, this.name(s.position)),
+          h("span", { class: "seat-name" }, playerLink(s.user, this.name(s.position))),
           ctx.pub?.out?.[s.position] && m.status === "active" ? h("span", { class: "tag" }, "out") : null,
           s.bot_level && s.user ? h("span", { class: "tag" }, `bot ${s.bot_level}`) : null,
-          s.away ? h("span", { class: "tag warn" }, "away: the bot plays") : null,
+          onVacation(s) && m.status === "active"
+            ? h("span", { class: "tag warn vacation", "data-vacation-until": s.vacation_until }, `on vacation until ${dayWords(s.vacation_until)}: the clock waits`)
+            : s.away
+              ? h("span", { class: "tag warn" }, "away: the bot plays")
+              : null,
           s.must_act ? h("span", { class: "tag go" }, "to act") : null,
           s.deadline ? countdown(s.deadline, "⏱ ") : null,
           s.place ? h("span", { class: "tag" }, ordinal(s.place)) : null,
@@ -994,6 +1012,17 @@ class MatchScreen {
     const m = this.match;
     const legal = m.legal_actions || [];
     const panel = h("section", { class: "turn", "aria-label": "your move" });
+    // Whose clock waits: a player to act who is on vacation (async matches).
+    const resting = m.to_act.filter((p) => onVacation(m.seats[p]));
+    const vacation = resting.length
+      ? h(
+          "p",
+          { class: "vacation-note", id: "vacation-note", "data-seats": resting.join(" ") },
+          resting
+            .map((p) => (this.me.includes(p) ? `You are on vacation until ${dayWords(m.seats[p].vacation_until)}: your clock waits.` : `${this.name(p)} is on vacation until ${dayWords(m.seats[p].vacation_until)}: their clock waits, and no bot plays for them.`))
+            .join(" "),
+        )
+      : null;
     if (legal.length) {
       const mine = m.seats[ctx.me];
       panel.append(
@@ -1004,6 +1033,7 @@ class MatchScreen {
           mine?.deadline ? [" ", countdown(mine.deadline, "· time left ")] : null,
         ),
         this.note,
+        vacation,
         actionPanel(legal, {
           words: {
             look: (type, param, value, plain) => (game ? game.look(ctx, type, param, value, plain) : String(value)),
@@ -1017,7 +1047,7 @@ class MatchScreen {
       );
     } else {
       const waiting = m.to_act.map(this.name).join(", ");
-      panel.append(this.note, h("p", { class: "waiting", "aria-live": "polite" }, waiting ? `Waiting for ${waiting}…` : "…"));
+      panel.append(this.note, h("p", { class: "waiting", "aria-live": "polite" }, waiting ? `Waiting for ${waiting}…` : "…"), vacation);
     }
     return panel;
   }
@@ -1056,7 +1086,7 @@ class MatchScreen {
             h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link) }, "Copy link"),
           )
         : null,
-      h("ol", { class: "seats", "aria-label": "seats" }, m.seats.map((s) => h("li", { class: "seat", "data-seat": s.position }, this.name(s.position)))),
+      h("ol", { class: "seats", "aria-label": "seats" }, m.seats.map((s) => h("li", { class: "seat", "data-seat": s.position }, playerLink(s.user, this.name(s.position))))),
       mySeat
         ? null
         : h("button", { type: "button", class: "primary", id: "join-seat", onclick: act("join", { invite_code: m.invite_code || undefined }) }, "Take a seat"),
@@ -1292,6 +1322,8 @@ async function route() {
   }
   if (kind === "account") {
     screen = accountScreen(app, { api, showError, alertBox, renderWho, navigate, upgradePanel });
+  } else if (kind === "people") {
+    screen = peopleScreen(app, { showError, alertBox });
   } else if (kind === "match" && arg) {
     screen = new MatchScreen(arg);
     await screen.start();

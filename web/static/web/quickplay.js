@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
+import { playerLink, playerName } from "./people.js";
 
 // "Play now" accepts a table from the game's smallest to two seats more (within its range).
 const WIDER = 2;
@@ -170,11 +171,12 @@ export function rematchPanel(matchId, open) {
   return panel;
 }
 
-// The challenges you received: accept or decline the open ones, open the started ones.
+// The challenges you received (accept or decline the open ones) and those you sent (withdraw
+// an open one), the started ones to open; each player's name opens their card.
 export function challengesPanel(games, open) {
   const names = Object.fromEntries(Object.entries(games).map(([id, g]) => [id, g.name]));
   const list = h("ul", { class: "plain" });
-  const panel = h("section", { class: "card-panel", id: "challenges", "aria-label": "challenges received" }, h("h2", {}, "Challenges"), list);
+  const panel = h("section", { class: "card-panel", id: "challenges", "aria-label": "challenges" }, h("h2", {}, "Challenges"), list);
 
   const answer = (id, verb) => async () => {
     try {
@@ -196,28 +198,37 @@ export function challengesPanel(games, open) {
       return;
     }
     const me = api.user?.id;
-    const received = challenges.filter((c) => c.challenger !== me && (c.status === "open" || c.status === "started"));
+    const shown = challenges.filter((c) => c.status === "open" || c.status === "started");
+    const who = new Map();
+    for (const id of new Set(shown.flatMap((c) => [c.challenger, ...c.players]))) who.set(id, await playerName(id));
+    const person = (id) => playerLink({ id, name: who.get(id) });
     clear(list);
-    for (const c of received) {
+    for (const c of shown) {
       const game = names[c.game] || c.game;
       const seats = 1 + c.players.length + c.bots.length;
+      const sent = c.challenger === me;
       const mine = c.accepted.includes(me);
+      const others = c.players.filter((p) => p !== me);
       list.appendChild(
         h(
           "li",
-          { "data-challenge": c.id },
-          `${game}, ${seats} seats, ${c.time_control}: from player ${c.challenger} `,
+          { "data-challenge": c.id, "data-sent": String(sent) },
+          `${game}, ${seats} seats, ${c.time_control}: `,
+          sent ? ["to ", others.flatMap((p, i) => (i ? [", ", person(p)] : [person(p)]))] : ["from ", person(c.challenger)],
+          " ",
           c.status === "started"
-            ? h("button", { type: "button", onclick: () => open(c.match) }, "Open")
-            : [
-                mine ? h("span", { class: "muted" }, "accepted, waiting for the others ") : h("button", { type: "button", class: "challenge-accept", onclick: answer(c.id, "accept") }, "Accept"),
-                " ",
-                h("button", { type: "button", class: "challenge-decline", onclick: answer(c.id, "decline") }, "Decline"),
-              ],
+            ? h("button", { type: "button", class: "challenge-open", onclick: () => open(c.match) }, "Open")
+            : sent
+              ? [h("span", { class: "muted" }, "waiting for them to accept "), h("button", { type: "button", class: "challenge-decline", onclick: answer(c.id, "decline") }, "Withdraw")]
+              : [
+                  mine ? h("span", { class: "muted" }, "accepted, waiting for the others ") : h("button", { type: "button", class: "challenge-accept", onclick: answer(c.id, "accept") }, "Accept"),
+                  " ",
+                  h("button", { type: "button", class: "challenge-decline", onclick: answer(c.id, "decline") }, "Decline"),
+                ],
         ),
       );
     }
-    if (!received.length) list.appendChild(h("li", { class: "muted" }, "No challenges."));
+    if (!shown.length) list.appendChild(h("li", { class: "muted" }, "No challenges."));
   }
 
   load();
