@@ -45,6 +45,9 @@ CHALLENGE_SECONDS = {"live": 15 * 60, "async": 7 * 24 * 3600}
 CHALLENGE_PLAYERS_MAX = 9
 #: The longest a player may ask to wait before bots fill the table.
 BOTS_AFTER_MAX = 600
+#: The largest id an account can have (a 64-bit signed integer on every database): a larger
+#: id names no player (404), and is never handed to a query (SQLite cannot bind it).
+PLAYER_ID_MAX = 2**63 - 1
 
 
 def _check_ticket(
@@ -331,7 +334,8 @@ def challenge_create(
         raise InvalidOptions("A player is named twice.", field="players")
     if time_control not in TIME_CONTROLS:
         raise InvalidOptions("A challenge is live or async.", field="time_control")
-    found = set(_players().filter(pk__in=players).values_list("pk", flat=True))
+    possible = [p for p in players if 0 < p <= PLAYER_ID_MAX]
+    found = set(_players().filter(pk__in=possible).values_list("pk", flat=True))
     if missing := [p for p in players if p not in found]:
         raise NotFound(f"No such player: {missing[0]}.")
     for player in players:
