@@ -422,6 +422,18 @@ NOTIFICATIONS = {
     "VAPID_PRIVATE_KEY": os.environ.get("NOTIFICATIONS_VAPID_PRIVATE_KEY", ""),
     "VAPID_SUBJECT": os.environ.get("NOTIFICATIONS_VAPID_SUBJECT", "mailto:fibserver@example.com"),
     "MAX_PUSH_SUBSCRIPTIONS": 10,
+    # Mobile push (notifications/channels/mobile.py): a platform without its credentials is off.
+    # FCM HTTP v1: the service account's JSON (text or a file path) and the project id (default:
+    # the JSON's). APNs: the .p8 key (text or a file path), its key id, the team id, the app's
+    # bundle id (topic), and the development service or not. Phones per user.
+    "FCM_SERVICE_ACCOUNT": os.environ.get("NOTIFICATIONS_FCM_SERVICE_ACCOUNT", ""),
+    "FCM_PROJECT_ID": os.environ.get("NOTIFICATIONS_FCM_PROJECT_ID", ""),
+    "APNS_KEY": os.environ.get("NOTIFICATIONS_APNS_KEY", ""),
+    "APNS_KEY_ID": os.environ.get("NOTIFICATIONS_APNS_KEY_ID", ""),
+    "APNS_TEAM_ID": os.environ.get("NOTIFICATIONS_APNS_TEAM_ID", ""),
+    "APNS_TOPIC": os.environ.get("NOTIFICATIONS_APNS_TOPIC", ""),
+    "APNS_SANDBOX": env_bool("NOTIFICATIONS_APNS_SANDBOX", False),
+    "MAX_DEVICES": 10,
     # Days a year a player may pause their async clocks (vacation), and the longest one.
     "VACATION_DAYS_PER_YEAR": env_int("NOTIFICATIONS_VACATION_DAYS_PER_YEAR", 30),
     # The daily digest: sent from this local hour on, looked for every DIGEST_SECONDS.
