@@ -116,7 +116,10 @@ def gunicorn_url():
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL (CI has it)")
 def test_waiting_followers_cannot_starve_the_api_workers(gunicorn_url):
     match, _ = lobby_match()
-    url = f"{gunicorn_url}/api/matches/{match.pk}/events/?after={match.last_seq}&wait=20"
+    # The longest wait a client may ask: a worker that honoured it would hold each follower
+    # 30 s, so anything well under that shows the answer came at once (a loaded CI machine
+    # may take seconds to answer five requests on two workers).
+    url = f"{gunicorn_url}/api/matches/{match.pk}/events/?after={match.last_seq}&wait=30"
     answers: list[tuple[int, dict, float]] = []
 
     def follow() -> None:  # anonymous, as a spectator
@@ -128,10 +131,10 @@ def test_waiting_followers_cannot_starve_the_api_workers(gunicorn_url):
     time.sleep(0.5)  # the followers have reached the workers
     status, body, seconds = get(f"{gunicorn_url}/healthz/", timeout=30)
     assert status == 200 and body["status"] == "ok"
-    assert seconds < 5, f"/healthz/ took {seconds:.1f} s behind 5 waiting followers"
+    assert seconds < 15, f"/healthz/ took {seconds:.1f} s behind 5 waiting followers"
     for thread in followers:
         thread.join(timeout=60)
     assert len(answers) == 5
     for status, body, seconds in answers:
         assert status == 200 and body["events"] == []
-        assert seconds < 5, f"a follower was held {seconds:.1f} s by a WSGI worker"
+        assert seconds < 15, f"a follower was held {seconds:.1f} s by a WSGI worker"
