@@ -82,7 +82,9 @@ def main() -> None:
     args = parser.parse_args()
     from django.conf import settings
 
-    assert settings.REDIS_URL and "postgres" in settings.DATABASES["default"]["ENGINE"]
+    from bench.guard import require_benchmark_database
+
+    require_benchmark_database()
     call_command("migrate", verbosity=0)
     Match.objects.all().delete()
     add_pending(args.pending)

@@ -256,9 +256,9 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--out", default=str(ROOT / "bench" / "notifications.md"))
     args = parser.parse_args()
-    from django.conf import settings
+    from bench.guard import require_benchmark_database
 
-    assert settings.REDIS_URL and "postgres" in settings.DATABASES["default"]["ENGINE"]
+    require_benchmark_database()
     call_command("migrate", verbosity=0)
     Notification.objects.all().delete()
     Match.objects.all().delete()
