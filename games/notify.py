@@ -8,13 +8,6 @@ The publish is off the request's critical path: :func:`publish` hands the messag
 thread per process, which sends what has gathered meanwhile in one pipelined round trip while
 the request goes on to answer. A message still queued when the process ends is lost, which,
 as above, only delays a follower.
-
-On PostgreSQL a move stored by the optimistic path's one statement (:class:`.services.sink.Batch`)
-needs no publish at all: its wake-ups ride in that statement as a ``pg_notify`` on
-:data:`DB_CHANNEL` (``FIBSERVER["WAKE_BY_DATABASE"]``, on by default), which PostgreSQL
-delivers when the statement commits — to every follower process of every node, all listening
-to it (:mod:`api.play.hub`) — and never when it stores nothing. Every other change still
-publishes here after its commit.
 """
 
 from __future__ import annotations
@@ -28,11 +21,6 @@ from typing import Any
 from django.conf import settings
 
 CHANNEL = "fibserver:match-changed"
-#: The PostgreSQL ``LISTEN``/``NOTIFY`` channel of the same messages (one payload may hold
-#: several, separated by spaces).
-DB_CHANNEL = "fibserver_match_changed"
-#: PostgreSQL refuses a ``NOTIFY`` payload of 8000 bytes or more; longer ones are published.
-DB_PAYLOAD_MAX = 7000
 log = logging.getLogger(__name__)
 _client: Any = None
 _outbox: queue.SimpleQueue[str] | None = None
@@ -90,26 +78,4 @@ def publish(match_id: Any, version: int) -> None:
     publisher thread)."""
     if not settings.REDIS_URL:
         return
-    _box().put(message(match_id, version))
-
-
-def message(key: Any, version: int) -> str:
-    """The text of one wake-up: ``<match id or user key>:<version>``."""
-    return f"{key}:{version}"
-
-
-def keys(payload: str) -> list[str]:
-    """The match ids (or user keys) a payload of one or more messages names."""
-    return [part.split(":", 1)[0] for part in payload.split()]
-
-
-def by_database() -> bool:
-    """Whether changes stored in one statement wake followers with ``pg_notify`` (and the
-    followers listen to PostgreSQL as well as to Redis)."""
-    from django.db import connection
-
-    return (
-        connection.vendor == "postgresql"
-        and bool(settings.REDIS_URL)
-        and bool(settings.FIBSERVER["WAKE_BY_DATABASE"])
-    )
+    _box().put(f"{match_id}:{version}")

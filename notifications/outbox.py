@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 
 from .models import Kind, Notification
-from .wake import user_key, wake_users
+from .wake import wake_users
 
 if TYPE_CHECKING:
     from games.models import Match, Seat
@@ -78,8 +78,8 @@ def after_step(
     if rows:
         sink.notices(rows)
         users = {r.user_id for r in rows if r.due_at is None}
-        for user in sorted(users):
-            sink.wake(user_key(user), 0)
+        if users:
+            sink.on_commit(lambda: wake_users(users))
 
 
 def match_started(match: Match, seats: list[Seat]) -> None:

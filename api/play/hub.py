@@ -1,18 +1,13 @@
-"""The follower's wake-up: one Redis pub/sub subscription per process (and, on PostgreSQL, one
-``LISTEN``), fanned out in-process.
+"""The follower's wake-up: one Redis pub/sub subscription per process, fanned out in-process.
 
-Services publish "match changed" after commit (:mod:`games.notify`); a move stored in one
-statement sends it with that statement instead, as a ``pg_notify`` that PostgreSQL delivers at
-its commit (:func:`games.notify.by_database`), so a process listens to both: one Redis
-subscription and one PostgreSQL connection that does nothing but ``LISTEN``. Every follower in
-the ASGI process — a long-poll of the events endpoint (:mod:`api.longpoll`, or the fast lane's
-follower :mod:`api.fast.follower`) or a GraphQL subscription (:mod:`api.graphql.subscriptions`),
-all in the one wait loop :func:`api.play.wait.pages` — registers with the one :data:`hub` and is
-woken when its match changes. A message only says "look again": followers always re-read the
-events table (never trust a message for content) and re-check it every :data:`RECHECK_SECONDS`
-anyway, so a lost message or an outage of either source only delays a follower; no event is
-ever missed. While either source is down, followers poll the database every
-:data:`POLL_SECONDS`, as they always do without Redis (the embedded default).
+Services publish "match changed" after commit (:mod:`games.notify`). Every follower in the ASGI
+process — a long-poll of the events endpoint (:mod:`api.longpoll`, or the fast lane's follower
+:mod:`api.fast.follower`) or a GraphQL subscription (:mod:`api.graphql.subscriptions`), all in
+the one wait loop :func:`api.play.wait.pages` — registers with the one :data:`hub` and is woken
+when its match changes. A message only says "look again": followers always re-read the events table
+(never trust a message for content) and re-check it every :data:`RECHECK_SECONDS` anyway, so a
+lost message or a Redis outage only delays a follower; no event is ever missed. Without Redis
+(the embedded default) followers poll the database every :data:`POLL_SECONDS`.
 """
 
 from __future__ import annotations
@@ -23,11 +18,9 @@ import itertools
 import logging
 from collections import defaultdict
 from collections.abc import Iterator
-from typing import Any
 
 from django.conf import settings
 
-from games import notify
 from games.notify import CHANNEL
 
 log = logging.getLogger(__name__)
@@ -39,8 +32,7 @@ POLL_SECONDS = 0.5
 
 
 class Hub:
-    """One Redis subscription (and one PostgreSQL ``LISTEN``) per process and event loop; wakes
-    the waiters of a match."""
+    """One Redis subscription per process and event loop; wakes the waiters of a match."""
 
     def __init__(self) -> None:
         self.waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
@@ -50,27 +42,14 @@ class Hub:
         self.stamps: dict[str, int] = {}
         self._counter = itertools.count(1)
         self.task: asyncio.Task[None] | None = None
-        self.db_task: asyncio.Task[None] | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
-        #: Whether every source of wake-ups is up: only then may a waiter trust that it was
-        #: told of every change (else it polls, and kept reads are not trusted).
         self.connected = False
-        self._redis_up = False
-        self._db_up = False
-        self._db_wanted = False
-
-    def _update(self) -> None:
-        self.connected = self._redis_up and (self._db_up or not self._db_wanted)
 
     def ensure_running(self) -> None:
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.loop is not loop:
             self.loop = loop
-            self._db_wanted = notify.by_database()
-            self._update()
             self.task = loop.create_task(self._listen())
-            if self._db_wanted:
-                self.db_task = loop.create_task(self._listen_db())
 
     async def _listen(self) -> None:
         import redis.asyncio as aioredis
@@ -80,51 +59,19 @@ class Hub:
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL)
-                    self._redis_up = True
-                    self._update()
+                    self.connected = True
                     self.wake_all()  # whatever changed before we listened: read again
                     async for message in pubsub.listen():
                         if message.get("type") == "message":
-                            for key in notify.keys(message["data"].decode()):
-                                self.wake(key)
+                            self.wake(message["data"].decode().split(":", 1)[0])
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.warning("follower lost its Redis subscription; retrying", exc_info=True)
             finally:
-                self._redis_up = False
-                self._update()
+                self.connected = False
                 with contextlib.suppress(Exception):
                     await client.aclose()
-            self.wake_all()  # let everyone re-check the database while we reconnect
-            await asyncio.sleep(1.0)
-
-    async def _listen_db(self) -> None:
-        """``LISTEN`` on PostgreSQL's channel of the changes stored in one statement, on a
-        connection of its own (autocommit, nothing else sent on it)."""
-        import psycopg
-
-        while True:
-            conn = None
-            try:
-                conn = await psycopg.AsyncConnection.connect(autocommit=True, **_db_params())
-                await conn.execute(f"LISTEN {notify.DB_CHANNEL}")
-                self._db_up = True
-                self._update()
-                self.wake_all()  # whatever changed before we listened: read again
-                async for note in conn.notifies():
-                    for key in notify.keys(note.payload):
-                        self.wake(key)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.warning("follower lost its PostgreSQL LISTEN; retrying", exc_info=True)
-            finally:
-                self._db_up = False
-                self._update()
-                if conn is not None:
-                    with contextlib.suppress(Exception):
-                        await conn.close()
             self.wake_all()  # let everyone re-check the database while we reconnect
             await asyncio.sleep(1.0)
 
@@ -173,17 +120,6 @@ async def wait_for_event(event: asyncio.Event, timeout: float) -> None:
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(event.wait(), timeout)
     event.clear()
-
-
-def _db_params() -> dict[str, Any]:
-    """The default database's connection parameters, as Django connects, without what only
-    Django's own (synchronous) connections use."""
-    from django.db import connections
-
-    params = connections["default"].get_connection_params()
-    for name in ("cursor_factory", "context", "prepare_threshold"):
-        params.pop(name, None)
-    return params  # type: ignore[no-any-return]
 
 
 def use_redis() -> bool:

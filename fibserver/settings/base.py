@@ -375,10 +375,6 @@ def _fibserver_settings() -> dict[str, Any]:
         # with server-side binding, so PostgreSQL prepares them once per connection
         # (games/hotsql.py). Off for a connection pooler in transaction mode.
         "PREPARED_STATEMENTS": env_bool("DB_PREPARED_STATEMENTS", True),
-        # On PostgreSQL (with Redis), a move stored in one statement wakes the followers with
-        # a pg_notify in that statement, delivered at its commit, instead of a Redis publish
-        # after it; the followers listen to both (games/notify.py, api/play/hub.py).
-        "WAKE_BY_DATABASE": env_bool("FIBSERVER_WAKE_BY_DATABASE", True),
     }
 
 

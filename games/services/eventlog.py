@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 
 from ..engine.core import Action, Step
@@ -44,4 +45,11 @@ def append_events(
             )
         )
     sink.events(rows)
-    sink.wake(str(match.pk), match.version)
+    version, match_pk = match.version, match.pk
+    sink.on_commit(lambda: _publish(match_pk, version))
+
+
+def _publish(match_id: uuid.UUID, version: int) -> None:
+    from ..notify import publish
+
+    publish(match_id, version)

@@ -12,8 +12,6 @@ the work queued on commit — in one place; a sink only stores it:
   CTEs of that statement. In autocommit that statement is its own
   transaction: all of it or nothing is stored, and a concurrent writer (which always bumps the
   version) makes it store nothing. Follow-up work is queued only once it has been stored.
-  Its followers' wake-ups ride in the same statement as a ``pg_notify``
-  (:func:`games.notify.by_database`), delivered by PostgreSQL at its commit: no publish after.
 """
 
 from __future__ import annotations
@@ -29,7 +27,7 @@ from psycopg.types.json import Jsonb
 
 from notifications.models import Notification
 
-from .. import hotsql, notify
+from .. import hotsql
 from ..models import Event, IdempotencyRecord, Match, Seat
 
 
@@ -45,10 +43,6 @@ class Sink(Protocol):
     def finishing(self) -> None: ...
 
     def notices(self, rows: list[Notification]) -> None: ...
-
-    def wake(self, key: str, version: int) -> None:
-        """Wake the followers of ``key`` (a match id, or a user's inbox key) once the step is
-        stored."""
 
 
 class OrmSink:
@@ -83,9 +77,6 @@ class OrmSink:
     def notices(self, rows: list[Notification]) -> None:
         Notification.objects.bulk_create(rows, ignore_conflicts=True)
 
-    def wake(self, key: str, version: int) -> None:
-        transaction.on_commit(functools.partial(notify.publish, key, version))
-
 
 ORM = OrmSink()
 
@@ -109,7 +100,6 @@ class Batch:
         self.work: list[Callable[[], None]] = []
         self.record: IdempotencyRecord | None = None
         self.note_rows: list[Notification] = []
-        self.wakes: list[str] = []
 
     def events(self, rows: list[Event]) -> None:
         self.rows.extend(rows)
@@ -133,17 +123,6 @@ class Batch:
     def notices(self, rows: list[Notification]) -> None:
         self.note_rows.extend(rows)
 
-    def wake(self, key: str, version: int) -> None:
-        self.wakes.append(notify.message(key, version))
-
-    def _payload(self) -> str | None:
-        """The wake-ups as one ``pg_notify`` payload for the statement, or ``None``: none, or
-        published after the commit instead (not on PostgreSQL's channel, or too long)."""
-        if not self.wakes or not notify.by_database():
-            return None
-        payload = " ".join(self.wakes)
-        return payload if len(payload.encode()) <= notify.DB_PAYLOAD_MAX else None
-
     def answer(self, record: IdempotencyRecord) -> None:
         """Store this answer to an ``Idempotency-Key`` with the step (in the same statement:
         if another request stored one for the same key first, the statement fails with an
@@ -155,7 +134,6 @@ class Batch:
         assert self.match_obj is not None, "the step wrote no match row"
         db = connections[DEFAULT_DB_ALIAS]
         record = [self.record] if self.record is not None else []
-        payload = self._payload()
         text = _statement(
             tuple(self.match_fields),
             len(self.rows),
@@ -163,7 +141,6 @@ class Batch:
             tuple(self.seat_fields) if self.seat_rows else (),
             len(self.seat_rows),
             len(self.note_rows),
-            payload is not None,
         )
         params = _values(Match, tuple(self.match_fields), [self.match_obj], False, db)
         params += [self.pk, self.version, Match.Status.ACTIVE]
@@ -176,24 +153,18 @@ class Batch:
             params += _values(Seat, names, self.seat_rows, False, db)
         if self.note_rows:
             params += _values(Notification, _INSERTED[Notification], self.note_rows, True, db)
-        if payload is not None:
-            params.append(payload)
         return text, params
 
     def store(self) -> bool:
         """Write the step; ``False`` (nothing written) when the match has moved on. Outside a
         transaction the statement commits by itself; inside one (a test's) it is part of it."""
         sql, params = self.sql()
-        notified = self._payload() is not None
         with hotsql.cursor() as cursor:
             cursor.execute(sql, params)
             stored = cursor.fetchone()[0] == 1
         if stored:
             for work in self.work:
                 transaction.on_commit(work)  # outside a transaction: right now
-            if not notified:
-                for key, version in (m.rsplit(":", 1) for m in self.wakes):
-                    transaction.on_commit(functools.partial(notify.publish, key, int(version)))
         return stored
 
 
@@ -212,12 +183,9 @@ def _statement(
     seat_fields: tuple[str, ...],
     seats: int,
     notices: int = 0,
-    wakes: bool = False,
 ) -> str:
     """The text of a step's statement, by its shape: which match columns change, how many
-    events and seats it writes, whether it stores an ``Idempotency-Key``'s answer, and whether
-    it wakes the followers (a ``pg_notify`` per row ``m`` updated: delivered at its commit,
-    never when it stored nothing; the last parameter is the payload)."""
+    events and seats it writes, and whether it stores an ``Idempotency-Key``'s answer."""
     sets = [
         f'"{_field(Match, name).column}" = {_param(_field(Match, name))}' for name in match_fields
     ]
@@ -241,10 +209,7 @@ def _statement(
         )
     if notices:  # a cause already notified (its key taken) writes nothing more
         parts.append(_insert("n", Notification, notices, " ON CONFLICT DO NOTHING"))
-    if wakes:
-        parts.append(f" SELECT count(pg_notify('{notify.DB_CHANNEL}', %s::text)) FROM m")
-    else:
-        parts.append(" SELECT count(*) FROM m")
+    parts.append(" SELECT count(*) FROM m")
     return "".join(parts)
 
 
