@@ -168,6 +168,9 @@ class Run:
     app_cpu: float = 0.0
     db_cpu: float = 0.0
     redis_cpu: float = 0.0
+    #: The follower process's (uvicorn's) CPU over an API scenario: what waking followers of
+    #: the scenario's changes costs there (a floor's or the followers' own run: 0).
+    follow_cpu: float = 0.0
     client_cpu: float = 0.0
     #: Requests per second of each round (the medians of the ratios are taken over these).
     rounds: list[float] = field(default_factory=list)
@@ -184,6 +187,7 @@ class Run:
         self.app_cpu += other.app_cpu
         self.db_cpu += other.db_cpu
         self.redis_cpu += other.redis_cpu
+        self.follow_cpu += other.follow_cpu
         self.client_cpu += other.client_cpu
         if other.seconds:
             self.rounds.append(other.count / other.seconds)
@@ -296,6 +300,8 @@ class CpuMeter:
         self.app0 = {p: proc_cpu(p) for p in self._pids()}
         self.db0 = {p: proc_cpu(p) for p in db_backends(self._db())}
         self.redis0 = proc_cpu(Servers.redis_pid) if Servers.redis_pid else 0.0
+        self.side = [] if self.floor or self.follower else Servers.follow_pids
+        self.side0 = {p: proc_cpu(p) for p in self.side}
         self.me0 = time.process_time()
 
     def stop(self, run: Run) -> None:
@@ -303,6 +309,7 @@ class CpuMeter:
         run.db_cpu += sum(proc_cpu(p) - self.db0.get(p, 0.0) for p in db_backends(self._db()))
         if Servers.redis_pid:
             run.redis_cpu += proc_cpu(Servers.redis_pid) - self.redis0
+        run.follow_cpu += sum(proc_cpu(p) - self.side0.get(p, 0.0) for p in self.side)
         run.client_cpu += time.process_time() - self.me0
 
 
@@ -870,7 +877,7 @@ def row(run: Run, floor: Run | None) -> str:
     cpu_ratio = total_ratio = "—"
     if floor and floor.count and floor.app_cpu:
         cpu_ratio = f"{(run.app_cpu / run.count) / (floor.app_cpu / floor.count):.2f}×"
-        mine = run.app_cpu + run.db_cpu + run.redis_cpu
+        mine = run.app_cpu + run.db_cpu + run.redis_cpu + run.follow_cpu
         theirs = floor.app_cpu + floor.db_cpu + floor.redis_cpu
         total_ratio = f"{(mine / run.count) / (theirs / floor.count):.2f}×"
     statuses = ", ".join(f"{k}: {v}" for k, v in sorted(run.statuses.items()))
@@ -878,7 +885,7 @@ def row(run: Run, floor: Run | None) -> str:
         f"| {run.name} | {run.count} | {rps:,.0f} | {spread} | {ratio} "
         f"| {1000 * pct(run.latencies, 50):.1f} | {1000 * pct(run.latencies, 99):.1f} "
         f"| {per(run.app_cpu):.2f} | {per(run.db_cpu):.2f} | {per(run.redis_cpu):.2f} "
-        f"| {cpu_ratio} | {total_ratio} | {statuses} |"
+        f"| {per(run.follow_cpu):.2f} | {cpu_ratio} | {total_ratio} | {statuses} |"
     )
 
 
@@ -1045,6 +1052,47 @@ def summarize(folder: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+def breakdown(scenarios: list[Any], totals: dict[str, Run]) -> list[str]:
+    """Where a move's time goes: per request of each move scenario (and its floor), the CPU
+    each process spent, the load generator's, and what the machine's cores had to give per
+    request at the rate reached (cores × the time between two requests); the rest is idle
+    or the machine's other work."""
+    cores = os.cpu_count() or 1
+    names = [
+        name
+        for pair in scenarios
+        if "move" in pair[0] and not pair[0].startswith("floor")
+        for name in (pair[1], pair[0])
+        if name and totals.get(name) and totals[name].count
+    ]
+    if not names:
+        return []
+    lines = [
+        "",
+        "Where a move's time goes (ms per request; a move and its GET count as two requests):",
+        "",
+        "| scenario | p50 latency | server | PostgreSQL | Redis | follower | load generator "
+        f"| all measured | {cores} cores' time per request | idle or other work |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name in names:
+        run = totals[name]
+        n = run.count
+
+        def ms(seconds: float, n: int = n) -> float:
+            return 1000 * seconds / n
+
+        parts = [run.app_cpu, run.db_cpu, run.redis_cpu, run.follow_cpu, run.client_cpu]
+        have = 1000 * cores * run.seconds / n
+        used = ms(sum(parts))
+        lines.append(
+            f"| {name} | {1000 * pct(run.latencies, 50):.1f} | "
+            + " | ".join(f"{ms(x):.2f}" for x in parts)
+            + f" | {used:.2f} | {have:.2f} | {have - used:.2f} |"
+        )
+    return lines
+
+
 def report(
     args: argparse.Namespace,
     scenarios: list[Any],
@@ -1074,8 +1122,8 @@ def report(
         "",
         "| scenario | requests | req/s | req/s by round | ÷ floor (median of rounds) "
         "| p50 ms | p99 ms | server CPU ms/req | PostgreSQL CPU ms/req | Redis CPU ms/req "
-        "| server CPU ÷ floor | all CPU ÷ floor | statuses |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| follower CPU ms/req | server CPU ÷ floor | all CPU ÷ floor | statuses |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, floor, _ in scenarios:
         lines.append(row(totals[name], totals.get(floor) if floor else None))
@@ -1086,8 +1134,10 @@ def report(
         "its GET, two requests a move on both sides; reads: the floor's GET). Server CPU: the "
         "gunicorn workers' user+system time per request; PostgreSQL CPU: the backends of the "
         "scenario's database; Redis CPU: the Redis server's (shared with the machine's other "
-        "work, so an upper bound); all CPU: the three together.",
+        "work, so an upper bound); follower CPU: the follower process's (uvicorn: what the "
+        "wake-ups of the scenario's changes cost there); all CPU: the four together.",
     ]
+    lines += breakdown(scenarios, totals)
     if not follows:
         return "\n".join(lines) + "\n"
     lines += [
