@@ -54,11 +54,12 @@ class MatchAdmin(ReadOnlyAdmin):
         "status",
         "visibility",
         "time_control",
+        "rated",
         "seat_count",
         "version",
         "created_at",
     )
-    list_filter = ("game", "status", "visibility", "time_control")
+    list_filter = ("game", "status", "visibility", "time_control", "rated")
     search_fields = ("id", "invite_code")
     inlines = [SeatInline]
     actions = ["abort"]

@@ -52,6 +52,10 @@ class Match(models.Model):
         max_length=10, choices=TimeControl.choices, default=TimeControl.LIVE
     )
     decision_seconds = models.PositiveIntegerField()
+    #: Whether the match changes ratings (docs/ratings.md): asked for at creation, false for a
+    #: table that cannot be rated (solo, bots only, one player), and set false when the match
+    #: starts with fewer than two players. Career counts take every match, rated or not.
+    rated = models.BooleanField(default=True)
     #: Grows by one with every applied action; ``expected_version`` is checked against it.
     version = models.PositiveIntegerField(default=0)
     #: Sequence number of the last event (events are numbered 1, 2, … with no gaps).
@@ -305,7 +309,8 @@ class RecordedMatch(models.Model):
 
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="record")
     game = models.CharField(max_length=32)
-    #: Whether ratings changed: two or more human participants.
+    #: Whether ratings changed: a rated match (``Match.rated``) with two or more human
+    #: participants.
     rated = models.BooleanField(default=False)
     recorded_at = models.DateTimeField(auto_now_add=True)
 

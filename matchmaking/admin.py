@@ -15,8 +15,17 @@ from .models import Block, Challenge, Challenged, Follow, Rematch, Ticket
 
 @admin.register(Ticket)
 class TicketAdmin(ReadOnlyAdmin):
-    list_display = ("id", "user", "game", "time_control", "status", "created_at", "expires_at")
-    list_filter = ("game", "status", "time_control")
+    list_display = (
+        "id",
+        "user",
+        "game",
+        "time_control",
+        "rated",
+        "status",
+        "created_at",
+        "expires_at",
+    )
+    list_filter = ("game", "status", "time_control", "rated")
 
 
 class ChallengedInline(admin.TabularInline):
@@ -34,8 +43,8 @@ class ChallengedInline(admin.TabularInline):
 
 @admin.register(Challenge)
 class ChallengeAdmin(ReadOnlyAdmin):
-    list_display = ("id", "challenger", "game", "status", "created_at", "expires_at")
-    list_filter = ("game", "status")
+    list_display = ("id", "challenger", "game", "rated", "status", "created_at", "expires_at")
+    list_filter = ("game", "status", "rated")
     inlines = [ChallengedInline]
 
 

@@ -1,6 +1,7 @@
 """The matcher: waiting tickets in, tables out. Pure Python (no Django, no I/O, no clock).
 
-A table is formed from tickets of one pool (same game and time control) whose players
+A table is formed from tickets of one pool (same game, time control and ``rated``: a rated
+ticket never sits with an unrated one) whose players
 
 - all accept its seat count (the intersection of their ranges),
 - are pairwise within each other's rating window (:func:`window`: it widens with waiting time,
@@ -47,10 +48,12 @@ class Ticket:
     #: Bots may fill the free seats after ``bots_after`` seconds (None: never).
     bots_after: float | None = None
     bot_level: str = ""
+    #: A rated table (the default) or an unrated one.
+    rated: bool = True
 
     @property
-    def pool(self) -> tuple[str, str]:
-        return (self.game, self.time_control)
+    def pool(self) -> tuple[str, str, bool]:
+        return (self.game, self.time_control, self.rated)
 
     @property
     def bot_ready(self) -> bool:
@@ -66,6 +69,8 @@ class Table:
     tickets: tuple[int, ...]
     #: The bot levels of the remaining seats.
     bots: tuple[str, ...] = ()
+    #: Every ticket at the table asked for a rated match (or every one for an unrated one).
+    rated: bool = True
 
 
 def window(ticket: Ticket) -> float:
@@ -156,7 +161,7 @@ def match_pass(
 ) -> tuple[list[Table], bool]:
     """The tables to form now, and whether the pass was complete (no search hit its budget)."""
     blocked = {blocked_pair(a, b) for a, b in blocks}
-    pools: dict[tuple[str, str], list[Ticket]] = defaultdict(list)
+    pools: dict[tuple[str, str, bool], list[Ticket]] = defaultdict(list)
     for t in tickets:
         if 1 <= t.seats_min <= t.seats_max:
             pools[t.pool].append(t)
@@ -207,6 +212,7 @@ def _match_pool(pool: list[Ticket], blocked: set[frozenset[int]]) -> tuple[list[
                 seats=len(members) + len(bots),
                 tickets=tuple(m.id for m in members),
                 bots=bots,
+                rated=anchor.rated,
             )
         )
     return tables, complete

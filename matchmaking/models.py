@@ -22,6 +22,8 @@ class Ticket(models.Model):
     time_control = models.CharField(max_length=10)
     seats_min = models.PositiveSmallIntegerField()
     seats_max = models.PositiveSmallIntegerField()
+    #: A rated table or an unrated one: the matcher seats only tickets that agree.
+    rated = models.BooleanField(default=True)
     #: Bots of ``bot_level`` may fill the free seats after this many seconds (null: never).
     bots_after = models.PositiveIntegerField(null=True, blank=True)
     bot_level = models.CharField(max_length=16, blank=True)
@@ -124,6 +126,8 @@ class Challenge(models.Model):
     time_control = models.CharField(max_length=10)
     decision_seconds = models.PositiveIntegerField(null=True, blank=True)
     bots = models.JSONField(default=list)
+    #: Whether the match it starts is rated (``Match.rated``).
+    rated = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     declined_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

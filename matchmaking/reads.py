@@ -37,6 +37,7 @@ def _estimate(ticket: Ticket, now: datetime) -> float | None:
         for created, ended in Ticket.objects.filter(
             game=ticket.game,
             time_control=ticket.time_control,
+            rated=ticket.rated,
             status=Ticket.Status.MATCHED,
             ended_at__gte=now - ESTIMATE_WINDOW,
         )
@@ -57,6 +58,7 @@ def render_ticket(ticket: Ticket, now: datetime | None = None) -> dict[str, Any]
             Ticket.objects.filter(
                 game=ticket.game,
                 time_control=ticket.time_control,
+                rated=ticket.rated,
                 status=Ticket.Status.WAITING,
                 created_at__lt=ticket.created_at,
             ).count()
@@ -69,6 +71,7 @@ def render_ticket(ticket: Ticket, now: datetime | None = None) -> dict[str, Any]
         "seats_min": ticket.seats_min,
         "seats_max": ticket.seats_max,
         "time_control": ticket.time_control,
+        "rated": ticket.rated,
         "bots_after": ticket.bots_after,
         "bot_level": ticket.bot_level or None,
         "position": position,
@@ -151,6 +154,7 @@ def render_challenge(challenge: Challenge, now: datetime | None = None) -> dict[
         "time_control": challenge.time_control,
         "decision_seconds": challenge.decision_seconds,
         "bots": list(challenge.bots),
+        "rated": challenge.rated,
         "status": status,
         "declined_by": challenge.declined_by_id,
         "match": str(challenge.match_id) if challenge.match_id else None,

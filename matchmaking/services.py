@@ -83,8 +83,10 @@ def ticket_create(
     time_control: str = Match.TimeControl.LIVE,
     bots_after: int | None = None,
     bot_level: str = "",
+    rated: bool = True,
 ) -> Ticket:
-    """Queue ``user`` for a table of ``game``. One waiting ticket per player (409)."""
+    """Queue ``user`` for a table of ``game`` (``rated`` or not: seated only with tickets that
+    agree). One waiting ticket per player (409)."""
     _check_ticket(game, seats_min, seats_max, time_control, bot_level)
     if bots_after is not None and not bot_level:
         bot_level = "basic"
@@ -100,6 +102,7 @@ def ticket_create(
                 time_control=time_control,
                 seats_min=seats_min,
                 seats_max=seats_max,
+                rated=rated,
                 bots_after=bots_after,
                 bot_level=bot_level if bots_after is not None else "",
                 rating=career.rating if career else START,
@@ -176,6 +179,7 @@ def _as_ticket(t: Ticket, now: datetime) -> matcher.Ticket:
         waited=(now - t.created_at).total_seconds(),
         bots_after=None if t.bots_after is None else float(t.bots_after),
         bot_level=t.bot_level,
+        rated=t.rated,
     )
 
 
@@ -192,6 +196,7 @@ def _seat(table: matcher.Table, rows: dict[int, Ticket], now: datetime) -> Match
                 time_control=table.time_control,
                 decision_seconds=None,
                 bots=list(table.bots),
+                rated=table.rated,
             )
             Ticket.objects.filter(pk__in=table.tickets).update(
                 status=Ticket.Status.MATCHED, match=match, ended_at=now
@@ -323,10 +328,11 @@ def challenge_create(
     time_control: str = Match.TimeControl.LIVE,
     decision_seconds: int | None = None,
     bots: list[str] | None = None,
+    rated: bool = True,
 ) -> Challenge:
-    """Challenge ``players`` (ids, in seat order after the challenger) to a match of ``game``;
-    it starts when every one of them has accepted. A player who blocks the challenger (or whom
-    the challenger blocks) cannot be challenged (403)."""
+    """Challenge ``players`` (ids, in seat order after the challenger) to a match of ``game``
+    (``rated`` or not); it starts when every one of them has accepted. A player who blocks the
+    challenger (or whom the challenger blocks) cannot be challenged (403)."""
     bots = list(bots or [])
     if user.pk in players:
         raise InvalidOptions("You cannot challenge yourself.", field="players")
@@ -357,6 +363,7 @@ def challenge_create(
         time_control=time_control,
         decision_seconds=decision_seconds,
         bots=bots,
+        rated=rated,
         created_at=now,
         expires_at=now + timedelta(seconds=CHALLENGE_SECONDS[time_control]),
     )
@@ -409,6 +416,7 @@ def challenge_accept(*, user: User, challenge_id: int) -> Challenge:
             time_control=challenge.time_control,
             decision_seconds=challenge.decision_seconds,
             bots=list(challenge.bots),
+            rated=challenge.rated,
         )
         challenge.status = Challenge.Status.STARTED
         challenge.save(update_fields=["match", "status"])

@@ -72,6 +72,11 @@ class CreateMatchInput:
     join: bool | None = strawberry.field(
         default=None, description="false: you host a bot exhibition without a seat."
     )
+    rated: bool | None = strawberry.field(
+        default=None,
+        description="Whether the match changes ratings (null: whenever it can be; true for a "
+        "solo or all-bots match is refused), as REST's `rated`.",
+    )
 
 
 def _tournament_command(
@@ -230,6 +235,7 @@ class Mutation:
                 decision_seconds=input.decision_seconds,
                 bots=input.bots,
                 join=input.join,
+                rated=input.rated,
             )
         )
         match = services.match_create(user=user, **data)

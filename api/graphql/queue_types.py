@@ -43,6 +43,9 @@ class Ticket:
     seats_min: int
     seats_max: int
     time_control: QueueTimeControl
+    rated: bool = strawberry.field(
+        description="A rated table (seated only with rated tickets) or an unrated one."
+    )
     bots_after: int | None
     bot_level: str | None
     position: int | None = strawberry.field(
@@ -74,6 +77,11 @@ class QueueInput:
     seats_min: int
     seats_max: int | None = None
     time_control: QueueTimeControl | None = None
+    rated: bool | None = strawberry.field(
+        default=None,
+        description="A rated table (null: rated) or an unrated one: seated only with players "
+        "who asked for the same.",
+    )
     bots_after: int | None = None
     bot_level: str | None = None
 
@@ -83,6 +91,7 @@ class QueueInput:
             "seats_min": self.seats_min,
             "seats_max": self.seats_max,
             "time_control": self.time_control.value if self.time_control else None,
+            "rated": self.rated,
             "bots_after": self.bots_after,
             "bot_level": self.bot_level,
         }
@@ -204,6 +213,7 @@ class Challenge:
     time_control: QueueTimeControl
     decision_seconds: int | None
     bots: list[str]
+    rated: bool = strawberry.field(description="Whether the match it starts changes ratings.")
     status: ChallengeStatus
     declined_by: int | None
     match: strawberry.ID | None
@@ -230,6 +240,9 @@ class ChallengeInput:
     time_control: QueueTimeControl | None = None
     decision_seconds: int | None = None
     bots: list[str] | None = None
+    rated: bool | None = strawberry.field(
+        default=None, description="Whether the match changes ratings (null: rated)."
+    )
 
     def validated(self) -> dict[str, Any]:
         data = {
@@ -239,6 +252,7 @@ class ChallengeInput:
             "time_control": self.time_control.value if self.time_control else None,
             "decision_seconds": self.decision_seconds,
             "bots": self.bots,
+            "rated": self.rated,
         }
         return validate(ChallengeCreateIn, {k: v for k, v in data.items() if v is not None})
 

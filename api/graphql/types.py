@@ -200,6 +200,7 @@ class MatchView:
     seat_count: int
     time_control: TimeControl
     decision_seconds: int
+    rated: bool = strawberry.field(description="Whether the match changes ratings.")
     created_by: int | None
     invite_code: str | None = strawberry.field(description="Shown to the match's players only.")
     seed_commitment: str | None
@@ -238,6 +239,7 @@ class MatchView:
             seat_count=body["seat_count"],
             time_control=TimeControl(body["time_control"]),
             decision_seconds=body["decision_seconds"],
+            rated=body["rated"],
             created_by=body["created_by"],
             invite_code=body["invite_code"],
             seed_commitment=body["seed_commitment"],
@@ -265,6 +267,7 @@ class MatchSummary:
     filled: int
     bots: int
     time_control: TimeControl
+    rated: bool = strawberry.field(description="Whether the match changes ratings.")
     created_at: datetime
     version: int
     seats: list[Seat]
@@ -281,6 +284,7 @@ class MatchSummary:
             filled=summary["filled"],
             bots=summary["bots"],
             time_control=TimeControl(summary["time_control"]),
+            rated=summary["rated"],
             created_at=datetime.fromisoformat(summary["created_at"]),
             version=summary["version"],
             seats=[Seat.of(s) for s in seats],

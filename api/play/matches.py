@@ -126,6 +126,15 @@ class MatchCreateBase(StrictInput):
     join = StrictBooleanField(
         default=True, help_text="false: you do not take a seat, and every seat is a bot."
     )
+    rated = StrictBooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Whether the match changes ratings (docs/ratings.md). Absent or null: rated "
+        "whenever it can be, i.e. a place is left for another player (not `solo`, not all "
+        "bots); `true` for a match that cannot be rated: 422. A match that starts with one "
+        "player and bots is unrated.",
+    )
 
 
 def _create_variant(game: str) -> type[MatchCreateBase]:

@@ -7,7 +7,7 @@ from rest_framework import serializers
 from games.engine import registry
 from matchmaking.services import BOTS_AFTER_MAX, CHALLENGE_PLAYERS_MAX
 
-from .fields import StrictChoiceField, StrictInput, StrictIntegerField
+from .fields import StrictBooleanField, StrictChoiceField, StrictInput, StrictIntegerField
 from .matches import ALL_BOT_LEVELS, SECONDS_MAX
 from .queries import MAX_SEATS
 
@@ -32,6 +32,11 @@ class TicketCreateIn(StrictInput):
         component="QueueTimeControl",
         default="live",
         help_text="`live` (75 s per decision) or `async` (24 h).",
+    )
+    rated = StrictBooleanField(
+        default=True,
+        help_text="A rated table (default) or an unrated one: you are seated only with "
+        "players who asked for the same. A table of you and bots is never rated.",
     )
     bots_after = StrictIntegerField(
         min_value=0,
@@ -93,4 +98,7 @@ class ChallengeCreateIn(StrictInput):
         default=list,
         max_length=MAX_SEATS,
         help_text="A bot level for each bot seat, after the players'.",
+    )
+    rated = StrictBooleanField(
+        default=True, help_text="Whether the match changes ratings (default true)."
     )

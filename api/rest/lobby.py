@@ -69,7 +69,8 @@ class MatchListView(MatchBase):
         "and options. What a variant cannot say is refused with 422 `invalid_options`: bots "
         "that do not fit the table, a `solo` match that is not you and bots, "
         "`decision_seconds` outside the time control's bounds, Skull's seat counts for "
-        "`two_sets`/`two_tribes`, `max_plays` with Fibber's `easy` rules. The match starts "
+        "`two_sets`/`two_tribes`, `max_plays` with Fibber's `easy` rules, `rated: true` for a "
+        "match that cannot be rated (solo, all bots). The match starts "
         "at once when every seat is taken.",
         request=CREATE_REQUEST,
         responses=r.answers({201: component("MatchOut")}, 400, 401, 413, 415, 422),
@@ -86,6 +87,7 @@ class MatchListView(MatchBase):
             decision_seconds=data["decision_seconds"],
             bots=data["bots"],
             join=data["join"],
+            rated=data["rated"],
         )
         return Response(_view(match, request), status=status.HTTP_201_CREATED)
 

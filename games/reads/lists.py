@@ -39,6 +39,7 @@ def render_summary(match: Match) -> dict[str, Any]:
         "filled": filled,
         "bots": bots,
         "time_control": match.time_control,
+        "rated": match.rated,
         "created_at": match.created_at.isoformat(),
         "version": match.version,
     }
@@ -53,6 +54,7 @@ SUMMARY_FIELDS = [
     "options",
     "seat_count",
     "time_control",
+    "rated",
     "created_at",
     "version",
 ]

@@ -173,6 +173,7 @@ def render_view(
         "seat_count": match.seat_count,
         "time_control": match.time_control,
         "decision_seconds": match.decision_seconds,
+        "rated": match.rated,
         "created_by": match.created_by_id,
         "invite_code": match.invite_code if mine else None,
         "seed_commitment": match.seed_commitment or None,

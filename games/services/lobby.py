@@ -59,9 +59,12 @@ def match_create(
     decision_seconds: int | None = None,
     bots: list[str] | None = None,
     join: bool = True,
+    rated: bool | None = None,
 ) -> Match:
     """Create a match in the lobby. The creator (the host) takes the first place unless
-    ``join`` is false (a bot exhibition); ``bots`` fill the next places. Starts when full."""
+    ``join`` is false (a bot exhibition); ``bots`` fill the next places. Starts when full.
+    ``rated``: whether it changes ratings (``None``: whenever it can, i.e. a place is left for
+    another player); asking for a rated match that cannot be is refused."""
     bots = list(bots or [])
     rules, normalized, seconds = _check_set_up(
         game, seats, options, time_control, decision_seconds, bots, join
@@ -73,6 +76,7 @@ def match_create(
         visibility=visibility,
         time_control=time_control,
         decision_seconds=seconds,
+        rated=_check_rated(rated, len(rules.places(seats, normalized)) - len(bots), join),
         created_by=user,
         seed="",
         seed_commitment="",
@@ -120,6 +124,21 @@ def _check_set_up(
     else:
         return rules, normalized, seconds
     raise InvalidOptions(refusal, field="bots")
+
+
+def _check_rated(rated: bool | None, human_places: int, join: bool) -> bool:
+    """Whether a new lobby match is rated: as asked, by default whenever it can be (the
+    creator and at least one more player: not solo, not all bots); ``rated`` true for a table
+    that cannot be rated is :class:`InvalidOptions`. (The time controls' check has refused a
+    solo match with a place left for a player already.)"""
+    possible = join and human_places >= 2
+    if rated and not possible:
+        raise InvalidOptions(
+            "Only a match with places for two or more players can be rated (not solo, not "
+            "all bots).",
+            field="rated",
+        )
+    return possible if rated is None else rated
 
 
 def _free_places(match: Match, seats: list[Seat]) -> list[list[Seat]]:
@@ -246,6 +265,9 @@ def match_start(*, match_id: MatchId, user: User) -> Match:
 def _start(match: Match) -> None:
     """Deal: seed the match, build the first engine state, log the set-up events."""
     rules = rules_for(match)
+    seats = seats_of(match)
+    if match.rated and len({s.user_id for s in seats if s.user_id is not None}) < 2:
+        match.rated = False  # one player and bots: nothing to rate
     match.seed = new_seed()
     match.seed_commitment = seed_commitment(match.seed)
     step = rules.new_game(match.seat_count, match.options, match.seed)
@@ -254,7 +276,6 @@ def _start(match: Match) -> None:
     bump(match)
     match.state = rules.to_json(step.state)
     append_events(match, step, actor=None, action=None, by_bot=False)
-    seats = seats_of(match)
     vacation.on_start(match, seats)
     outbox.match_started(match, seats)
     after_change(match, step.state, rules, seats=seats)
@@ -270,11 +291,13 @@ def match_create_seated(
     time_control: str,
     decision_seconds: int | None,
     bots: list[str] | None = None,
+    rated: bool = True,
 ) -> Match:
     """A match with ``users`` in seats 0..n-1, in that order, then ``bots`` (their levels) in
     the next seats, started at once (a round of an event, docs/tournaments.md; a table of the
-    quick-play queue, docs/matchmaking.md). The host manages it whether seated or not. The
-    caller holds the transaction."""
+    quick-play queue or a challenge, docs/matchmaking.md). The host manages it whether seated
+    or not. ``rated`` as asked, false when fewer than two players sit at it. The caller holds
+    the transaction."""
     bots = list(bots or [])
     _check_bot_levels(game, bots)
     _rules, normalized, seconds = _check_seated(
@@ -287,6 +310,7 @@ def match_create_seated(
         visibility=visibility,
         time_control=time_control,
         decision_seconds=seconds,
+        rated=rated,
         created_by=host,
         seed="",
         seed_commitment="",
@@ -330,9 +354,9 @@ def _check_seated(
 
 
 def match_create_again(*, source: Match, host: User) -> Match:
-    """A new match with ``source``'s options, time control and visibility, every seat held by
-    the same player or a bot of the same level (a rematch, docs/matchmaking.md), started at
-    once. The caller holds the transaction."""
+    """A new match with ``source``'s options, time control, visibility and ``rated``, every
+    seat held by the same player or a bot of the same level (a rematch, docs/matchmaking.md),
+    started at once. The caller holds the transaction."""
     seats = seats_of(source)
     match = Match.objects.create(
         game=source.game,
@@ -341,6 +365,7 @@ def match_create_again(*, source: Match, host: User) -> Match:
         visibility=source.visibility,
         time_control=source.time_control,
         decision_seconds=source.decision_seconds,
+        rated=source.rated,
         created_by=host,
         seed="",
         seed_commitment="",

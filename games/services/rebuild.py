@@ -4,7 +4,8 @@ The end-of-match work keeps these up to date one match at a time; this replays t
 history through the same :func:`.tally.tally_match`, in the order the work was first applied
 (:class:`RecordedMatch` ids), so it gives the same numbers to the last bit. Use it after
 changing a board threshold, or to check the incremental aggregates (``manage.py
-stats_rebuild --check``).
+stats_rebuild --check``). A match's ``rated`` option is read from the match, as the live path
+reads it: an unrated match counts in the careers and changes no rating here either.
 """
 
 from __future__ import annotations

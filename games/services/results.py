@@ -77,6 +77,7 @@ def facts_of(
         finished_at=match.finished_at,
         seat_users=seat_users,
         decisions=decisions.get(match.pk, {}),
+        rated=match.rated,
     )
 
 

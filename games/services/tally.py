@@ -11,6 +11,9 @@ Decisions (docs/ratings.md):
 - **Bots**: a match is rated among its human participants, by their order at the table (bots
   included in that order, but not rated); with fewer than two humans it is not rated. Its
   counts and statistics count either way.
+- **Unrated matches** (``Match.rated`` false, chosen at creation, in the queue or in a
+  challenge): no rating change, no rating history point, not in ``rated_matches``; they count
+  for matches, wins, places and statistics like any other match.
 - **Takeovers**: when bots took most of a player's decisions in a match (their deadlines
   passed), the match is *assisted* for that player: it counts for matches, places and
   ``bot_stats``, but not as a win on the wins board, and it may lower their rating, never
@@ -56,10 +59,13 @@ class MatchFacts:
     game: str
     finished_at: datetime
     participants: list[Participant]
+    #: The match's own option (``Match.rated``): false, it changes no rating.
+    rated_match: bool = True
 
     @property
     def rated(self) -> bool:
-        return len(self.participants) >= 2
+        """Ratings change: a rated match with two or more human participants."""
+        return self.rated_match and len(self.participants) >= 2
 
 
 def match_facts(
@@ -74,9 +80,11 @@ def match_facts(
     finished_at: datetime,
     seat_users: Sequence[int | None],
     decisions: Mapping[tuple[int, bool], int],
+    rated: bool,
 ) -> MatchFacts:
     """The human participants of a finished match. ``seat_users`` is each position's user
-    (``None`` for a bot), ``decisions`` the number of decisions per ``(position, by_bot)``."""
+    (``None`` for a bot), ``decisions`` the number of decisions per ``(position, by_bot)``,
+    ``rated`` the match's option."""
     rules = registry.get(game)
     groups = rules.places(seat_count, options)
     person_places = rules.person_placements_of(seat_count, options, placements)
@@ -107,7 +115,7 @@ def match_facts(
             )
         by_user[user_id] = entry
     participants = sorted(by_user.values(), key=lambda p: p.user_id)
-    return MatchFacts(match_id, game, finished_at, participants)
+    return MatchFacts(match_id, game, finished_at, participants, rated_match=rated)
 
 
 def _sum(parts: Any) -> dict[str, int]:

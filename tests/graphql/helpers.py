@@ -16,8 +16,8 @@ SEAT = "position user { id name } botLevel mustAct deadline away vacationUntil p
 EVENT = "seq version type byBot data"
 VIEW = f"""
 fragment View on MatchView {{
-  id game status version visibility options seatCount timeControl decisionSeconds createdBy
-  inviteCode seedCommitment seats {{ {SEAT} }} you {{ seat seats }} toAct deadline
+  id game status version visibility options seatCount timeControl decisionSeconds rated
+  createdBy inviteCode seedCommitment seats {{ {SEAT} }} you {{ seat seats }} toAct deadline
   legalActions {{ type label params }} view public private placements endReason lastSeq
   events {{ {EVENT} }}
 }}
@@ -114,6 +114,7 @@ def view_as_rest(view: dict[str, Any]) -> dict[str, Any]:
         "seat_count": view["seatCount"],
         "time_control": view["timeControl"],
         "decision_seconds": view["decisionSeconds"],
+        "rated": view["rated"],
         "created_by": view["createdBy"],
         "invite_code": view["inviteCode"],
         "seed_commitment": view["seedCommitment"],

@@ -13,7 +13,7 @@ from .helpers import GqlPlayer
 
 pytestmark = pytest.mark.django_db
 
-FIELDS = """id game status seatsMin seatsMax timeControl botsAfter botLevel position waited
+FIELDS = """id game status seatsMin seatsMax timeControl rated botsAfter botLevel position waited
   estimate match createdAt expiresAt"""
 QUEUE = f"mutation Q($input: QueueInput!) {{ queue(input: $input) {{ {FIELDS} }} }}"
 CANCEL = f"mutation C($id: Int!) {{ cancelTicket(id: $id) {{ {FIELDS} }} }}"
@@ -153,7 +153,7 @@ def test_challenges_through_graphql():
 
 ONE_CHALLENGE = (
     "query C($id: Int!) { challenge(id: $id) { id challenger players accepted game options "
-    "timeControl decisionSeconds bots status declinedBy match createdAt expiresAt } }"
+    "timeControl decisionSeconds bots rated status declinedBy match createdAt expiresAt } }"
 )
 
 

@@ -34,6 +34,7 @@ def tickets_and_blocks(draw: st.DrawFn) -> tuple[list[Ticket], list[tuple[int, i
                 waited=draw(st.sampled_from([0.0, 5.0, 20.0, 60.0])),
                 bots_after=bots,
                 bot_level="easy",
+                rated=draw(st.booleans()),
             )
         )
     players = sorted({t.player for t in tickets}) or [1]
@@ -60,6 +61,7 @@ def _check_table(table: Table, by_id: dict[int, Ticket], blocked: set[frozenset[
     assert table.seats == len(members) + len(table.bots)
     for m in members:
         assert m.game == table.game and m.time_control == table.time_control
+        assert m.rated == table.rated, "a rated and an unrated ticket at one table"
         assert m.seats_min <= table.seats <= m.seats_max
     for a, b in combinations(members, 2):
         assert a.player != b.player
@@ -118,3 +120,13 @@ def test_bots_fill_after_the_players_own_limit() -> None:
     later = Ticket(1, 1, "fibber", "live", 3, 4, 1000.0, 20.0, bots_after=15.0, bot_level="easy")
     (table,) = match_pass([later])[0]
     assert table.seats == 3 and table.tickets == (1,) and table.bots == ("easy", "easy")
+
+
+def test_a_rated_and_an_unrated_ticket_are_never_seated_together() -> None:
+    rated = Ticket(1, 1, "fabfib", "live", 2, 2, 1000.0, 60.0)
+    unrated = Ticket(2, 2, "fabfib", "live", 2, 2, 1000.0, 60.0, rated=False)
+    assert not compatible(rated, unrated, set())
+    assert match_pass([rated, unrated])[0] == []
+    also_unrated = Ticket(3, 3, "fabfib", "live", 2, 2, 1000.0, 0.0, rated=False)
+    (table,) = match_pass([rated, unrated, also_unrated])[0]
+    assert table.tickets == (2, 3) and table.rated is False

@@ -70,7 +70,10 @@ def test_one_waiting_ticket_per_player_and_cancelling_is_instant():
     [
         ({"game": "chess", "seats_min": 2}, 400),
         ({"game": "fibbers_dice", "seats_min": "2"}, 400),
-        ({"game": "fibbers_dice", "seats_min": 2, "rated": True}, 400),
+        ({"game": "fibbers_dice", "seats_min": 2, "rated": "yes"}, 400),
+        ({"game": "fibbers_dice", "seats_min": 2, "rated": 1}, 400),
+        ({"game": "fibbers_dice", "seats_min": 2, "rated": None}, 400),
+        ({"game": "fibbers_dice", "seats_min": 2, "unrated": True}, 400),
         ({"game": "fibbers_dice", "seats_min": 2, "time_control": "solo"}, 400),
         ({"game": "fibbers_dice", "seats_min": 3, "seats_max": 2}, 422),
         ({"game": "skull", "seats_min": 2}, 422),

@@ -30,6 +30,7 @@ def finished_match(
     decisions: dict[int, tuple[int, int]] | None = None,
     finished_at: datetime | None = None,
     status: str = "finished",
+    rated: bool = True,
 ) -> Match:
     """A match of ``game`` whose seats are held by users or bots (a level), finished with
     ``placements``. ``decisions``: position -> (own, by bot) decisions, written as events."""
@@ -42,6 +43,7 @@ def finished_match(
         seat_count=len(seats),
         status=status,
         decision_seconds=75,
+        rated=rated,
         placements=placements if status == "finished" else None,
         stats=stats or [dict.fromkeys(keys, 0) for _ in seats],
         takeover_stats=takeover,

@@ -116,6 +116,10 @@ MATCH_OUT = define(
             "seat_count": integer(1, MAX_SEATS),
             "time_control": TIME_CONTROL,
             "decision_seconds": NAT,
+            "rated": boolean(
+                "Whether the match changes ratings (docs/ratings.md): false for a match asked "
+                "unrated, solo, or one player and bots."
+            ),
             "created_by": nullable(integer(1)),
             "invite_code": nullable(string("Shown to the match's players.")),
             "seed_commitment": nullable(
@@ -167,6 +171,7 @@ MATCH_SUMMARY_OUT = define(
             "filled": NAT,
             "bots": NAT,
             "time_control": TIME_CONTROL,
+            "rated": boolean("Whether the match changes ratings."),
             "created_at": DATETIME,
             "version": NAT,
         },

@@ -9,6 +9,7 @@ from .builders import (
     UUID,
     Schema,
     arr,
+    boolean,
     define,
     described,
     enum,
@@ -40,6 +41,7 @@ TICKET = define(
             "seats_min": integer(2),
             "seats_max": integer(2),
             "time_control": enum("QueueTimeControl", ["live", "async"]),
+            "rated": boolean("A rated table (seated only with rated tickets) or an unrated one."),
             "bots_after": nullable(integer(0)),
             "bot_level": nullable({"type": "string", "description": "The bots' level."}),
             "position": nullable(
@@ -107,6 +109,7 @@ CHALLENGE = define(
             "time_control": enum("QueueTimeControl", ["live", "async"]),
             "decision_seconds": nullable(integer(1)),
             "bots": arr({"type": "string", "description": "A bot level."}),
+            "rated": boolean("Whether the match it starts changes ratings."),
             "status": enum(
                 "ChallengeStatus",
                 ["open", "started", "declined", "expired"],
