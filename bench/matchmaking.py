@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from datetime import timedelta
 from itertools import combinations
 from pathlib import Path
 
@@ -35,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from matchmaking.matcher import Ticket, compatible, match_pass  # noqa: E402
 
-GAMES = {"fabfib": (2, 5), "fibber": (2, 6), "fibbers_dice": (2, 6), "skull": (3, 6)}
+GAMES = {"fabfib": (3, 5), "fibber": (2, 6), "fibbers_dice": (2, 6), "skull": (3, 6)}
 
 
 def tickets(seed: int, count: int = 2000) -> tuple[list[Ticket], list[tuple[int, int]]]:
@@ -97,6 +98,121 @@ def pure(seeds: int) -> list[str]:
         f"| {statistics.median(left):.0f} | {'yes' if all_complete else 'no'} |",
         "",
     ]
+
+
+def with_database(seeds: int) -> list[str]:
+    """The same 2,000 tickets as waiting rows in PostgreSQL (``DATABASE_URL`` must name a
+    database whose name contains "bench"; it is migrated), and one full
+    ``matchmaking.services.queue_match`` pass each: reading and locking the tickets, the
+    matcher, and seating (each table an ordinary started match). Each run is rolled back."""
+    url = os.environ.get("DATABASE_URL", "")
+    if "postgres" not in url or "bench" not in url.rsplit("/", 1)[-1]:
+        raise SystemExit("--database needs DATABASE_URL=postgres://…/<a name with 'bench'>")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import transaction
+    from django.utils import timezone
+
+    from accounts.models import User
+    from matchmaking import matcher as matcher_module
+    from matchmaking import services
+    from matchmaking.models import Block
+    from matchmaking.models import Ticket as Row
+
+    call_command("migrate", verbosity=0)
+    rows = []
+    timings: dict[str, list[float]] = {"pass": [], "matcher": [], "seating": [], "tables": []}
+
+    class Rollback(Exception):
+        pass
+
+    for seed in range(seeds):
+        ts, blocks = tickets(seed)
+        spent = {"matcher": 0.0, "seat": 0.0}
+        real_pass, real_seat = matcher_module.match_pass, services._seat
+
+        def timed_pass(*a: object, **k: object) -> object:
+            t0 = time.perf_counter()
+            try:
+                return real_pass(*a, **k)  # type: ignore[arg-type]  # noqa: B023 (used in this iteration)
+            finally:
+                spent["matcher"] += time.perf_counter() - t0  # noqa: B023
+
+        def timed_seat(*a: object, **k: object) -> object:
+            t0 = time.perf_counter()
+            try:
+                return real_seat(*a, **k)  # type: ignore[arg-type]  # noqa: B023 (used in this iteration)
+            finally:
+                spent["seat"] += time.perf_counter() - t0  # noqa: B023
+
+        try:
+            with transaction.atomic():
+                now = timezone.now()
+                users = User.objects.bulk_create(
+                    [User(username=f"bench-{seed}-{t.player}") for t in ts]
+                )
+                by_player = {t.player: u for t, u in zip(ts, users, strict=True)}
+                Row.objects.bulk_create(
+                    [
+                        Row(
+                            user=by_player[t.player],
+                            game=t.game,
+                            time_control=t.time_control,
+                            seats_min=t.seats_min,
+                            seats_max=t.seats_max,
+                            bots_after=None if t.bots_after is None else int(t.bots_after),
+                            bot_level=t.bot_level if t.bots_after is not None else "",
+                            rating=t.rating,
+                            created_at=now - timedelta(seconds=t.waited),
+                            expires_at=now + timedelta(minutes=15),
+                        )
+                        for t in ts
+                    ]
+                )
+                Block.objects.bulk_create(
+                    [
+                        Block(blocker=by_player[a], blocked=by_player[b])
+                        for a, b in set(blocks)
+                        if a != b
+                    ],
+                    ignore_conflicts=True,
+                )
+                matcher_module.match_pass, services._seat = timed_pass, timed_seat  # type: ignore[assignment]
+                try:
+                    t0 = time.perf_counter()
+                    started = services.queue_match(now=now)
+                    total = time.perf_counter() - t0
+                finally:
+                    matcher_module.match_pass, services._seat = real_pass, real_seat  # type: ignore[assignment]
+                timings["pass"].append(total * 1000)
+                timings["matcher"].append(spent["matcher"] * 1000)
+                timings["seating"].append(spent["seat"] * 1000)
+                timings["tables"].append(len(started))
+                raise Rollback
+        except Rollback:
+            pass
+    med = {k: statistics.median(v) for k, v in timings.items()}
+    read = med["pass"] - med["matcher"] - med["seating"]
+    per_table = med["seating"] / med["tables"] if med["tables"] else 0.0
+    rows += [
+        "## A full pass with the database (PostgreSQL)",
+        "",
+        f"The same tickets as above as {len(ts):,} waiting rows (with their users and blocks) in "
+        f"PostgreSQL; {seeds} seeds, one `matchmaking.services.queue_match` pass each (its "
+        "transaction rolled back afterwards, so the commit is not in the figure); the matcher "
+        "and the seating timed inside the same pass.",
+        "",
+        "| whole pass ms | reading + locking tickets ms | matcher ms | seating ms | tables "
+        "started | seating ms per table |",
+        "|---|---|---|---|---|---|",
+        f"| {med['pass']:.0f} | {read:.0f} | {med['matcher']:.1f} | {med['seating']:.0f} "
+        f"| {med['tables']:.0f} | {per_table:.1f} |",
+        "",
+    ]
+    return rows
 
 
 def _free_port() -> int:
@@ -185,6 +301,11 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--trials", type=int, default=10)
     parser.add_argument("--no-embedded", action="store_true")
+    parser.add_argument(
+        "--database",
+        action="store_true",
+        help="also a full pass with PostgreSQL (DATABASE_URL naming a *bench* database)",
+    )
     args = parser.parse_args()
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
@@ -198,6 +319,8 @@ def main() -> None:
         "",
         *pure(args.seeds),
     ]
+    if args.database:
+        lines += with_database(min(args.seeds, 3))
     if not args.no_embedded:
         lines += embedded(args.trials)
     text = "\n".join(lines)

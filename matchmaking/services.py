@@ -96,7 +96,7 @@ def ticket_create(
     now = timezone.now()
     try:
         with transaction.atomic():
-            return Ticket.objects.create(
+            ticket = Ticket.objects.create(
                 user=user,
                 game=game,
                 time_control=time_control,
@@ -111,6 +111,24 @@ def ticket_create(
             )
     except IntegrityError:  # a concurrent request of the same player queued first
         raise Conflict("You are already waiting in the queue; cancel that ticket first.") from None
+    _tell_followers(ticket, now)
+    return ticket
+
+
+def _tell_followers(ticket: Ticket, now: datetime) -> None:
+    """The player's followers learn that they are looking for a game (``followed_looking``,
+    in this transaction; the outbox holds it back a few seconds and throttles it). Nobody
+    blocked either way is told: a block ends a follow, and is checked here again."""
+    player = ticket.user_id
+    followers = (
+        Follow.objects.filter(followed_id=player)
+        .exclude(follower_id__in=Block.objects.filter(blocked_id=player).values("blocker_id"))
+        .exclude(follower_id__in=Block.objects.filter(blocker_id=player).values("blocked_id"))
+        .values_list("follower_id", flat=True)
+    )
+    outbox.followed_looking(
+        player=player, game=ticket.game, ticket=ticket.pk, followers=followers, now=now
+    )
 
 
 @transaction.atomic

@@ -31,6 +31,7 @@ class Kind(models.TextChoices):
     CHALLENGED = "challenged"
     REMATCH_OFFERED = "rematch_offered"
     ROUND_STARTING = "round_starting"
+    FOLLOWED_LOOKING = "followed_looking"
 
 
 class Channel(models.TextChoices):

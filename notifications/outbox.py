@@ -213,6 +213,68 @@ def round_starting(tournament: Any, players: Iterable[int], now: datetime) -> No
     )
 
 
+def looking_delay() -> timedelta:
+    """How long a ticket waits before its player's followers are told
+    (``NOTIFICATIONS["LOOKING_DELAY_SECONDS"]``)."""
+    seconds = getattr(settings, "NOTIFICATIONS", {}).get("LOOKING_DELAY_SECONDS", 10)
+    return timedelta(seconds=float(seconds))
+
+
+def looking_window() -> timedelta:
+    """At most one ``followed_looking`` per follower and player in this long
+    (``NOTIFICATIONS["LOOKING_WINDOW_SECONDS"]``)."""
+    seconds = getattr(settings, "NOTIFICATIONS", {}).get("LOOKING_WINDOW_SECONDS", 1800)
+    return timedelta(seconds=float(seconds))
+
+
+def looking_prefix(player: int) -> str:
+    """The start of the keys of the ``followed_looking`` notices about ``player``."""
+    return f"looking:{player}:"
+
+
+def looking_ticket(key: str) -> int | None:
+    """The ticket a ``followed_looking`` notice was written for (from its key)."""
+    _, _, ticket = key.rpartition(":")
+    return int(ticket) if ticket.isdigit() else None
+
+
+def followed_looking(
+    *, player: int, game: str, ticket: int, followers: Iterable[int], now: datetime
+) -> None:
+    """``followed_looking`` for each of ``followers`` (the caller leaves out anyone blocked
+    either way), written with the ticket, ahead of time: due ``looking_delay()`` later, when
+    the reminder sweep fires it if the ticket is still waiting and the follow still stands
+    (else deletes it), so a ticket cancelled or matched within seconds tells nobody. A follower
+    told about this player within ``looking_window()`` is not written to. It names the player
+    and the game, nothing else (not the seats, time control, rating or ticket)."""
+    followers = set(followers)
+    if not followers:
+        return
+    told = set(
+        Notification.objects.filter(
+            user_id__in=followers,
+            kind=Kind.FOLLOWED_LOOKING,
+            key__startswith=looking_prefix(player),
+            due_at__isnull=True,
+            created_at__gte=now - looking_window(),
+        ).values_list("user_id", flat=True)
+    )
+    due = now + looking_delay()
+    _insert(
+        (
+            Notification(
+                user_id=follower,
+                kind=Kind.FOLLOWED_LOOKING,
+                data={"game": game, "player": player},
+                due_at=due,
+                key=f"{looking_prefix(player)}{ticket}",
+            )
+            for follower in sorted(followers - told)
+        ),
+        wake=False,
+    )
+
+
 def _insert(rows: Iterable[Notification], *, wake: bool = True) -> None:
     from django.db import transaction
 

@@ -54,11 +54,24 @@ def render(rows: list[Notification]) -> list[dict[str, Any]]:
             which |= Q(match_id=r.match_id, version=r.version)
         for event in Event.objects.filter(which).order_by("seq"):
             steps.setdefault((event.match_id, event.version), []).append(event)
-    return [_render(r, steps.get((r.match_id, r.version or 0), [])) for r in rows]
+    names = _names({r.data.get("player") for r in rows if r.kind == Kind.FOLLOWED_LOOKING})
+    return [_render(r, steps.get((r.match_id, r.version or 0), []), names) for r in rows]
 
 
-def _render(row: Notification, events: list[Event]) -> dict[str, Any]:
+def _names(ids: set[Any]) -> dict[int, str]:
+    """The public names of the players ``ids`` (read now: a deleted account shows its label)."""
+    wanted = {i for i in ids if isinstance(i, int)}
+    if not wanted:
+        return {}
+    return {
+        u.pk: u.public_name
+        for u in User.objects.filter(pk__in=wanted).only("username", "display_name")
+    }
+
+
+def _render(row: Notification, events: list[Event], names: dict[int, str]) -> dict[str, Any]:
     data = row.data or {}
+    player = data.get("player") if row.kind == Kind.FOLLOWED_LOOKING else None
     return {
         "id": row.id,
         "kind": row.kind,
@@ -75,6 +88,7 @@ def _render(row: Notification, events: list[Event]) -> dict[str, Any]:
         "challenge": data.get("challenge"),
         "tournament": data.get("tournament"),
         "starts_at": data.get("starts_at"),
+        "player": {"id": player, "name": names[player]} if player in names else None,
         "events": [event_for(e, row.seat) for e in events],
         "created_at": row.created_at.isoformat(),
         "read_at": row.read_at.isoformat() if row.read_at else None,

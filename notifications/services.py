@@ -241,11 +241,15 @@ def reminders_fire(*, limit: int = 1000) -> int:
             ).values_list("user_id", flat=True)
         )
         starting = _rounds_still_starting([n for n in due if n.kind == Kind.ROUND_STARTING])
+        looking = _still_looking([n for n in due if n.kind == Kind.FOLLOWED_LOOKING])
         fire: list[int] = []
         drop: list[int] = []
         for n in due:
             if n.kind == Kind.ROUND_STARTING:
                 (fire if n.pk in starting else drop).append(n.pk)
+                continue
+            if n.kind == Kind.FOLLOWED_LOOKING:
+                (fire if n.pk in looking else drop).append(n.pk)
                 continue
             deadline = pending.get((n.match_id, n.seat or 0)) if n.match_id else None
             still = deadline is not None and deadline.isoformat() == n.data.get("deadline")
@@ -255,6 +259,48 @@ def reminders_fire(*, limit: int = 1000) -> int:
         users = {n.user_id for n in due if n.pk in set(fire)}
         transaction.on_commit(lambda: wake_users(users))
     return len(due)
+
+
+def _still_looking(notices: list[Notification]) -> set[int]:
+    """The ``followed_looking`` notices whose ticket is still waiting, whose recipient still
+    follows its player, and with no block between the two either way."""
+    if not notices:
+        return set()
+    from matchmaking.models import Block, Follow, Ticket
+
+    from .outbox import looking_ticket
+
+    tickets = {t for n in notices if (t := looking_ticket(n.key)) is not None}
+    waiting = dict(
+        Ticket.objects.filter(pk__in=tickets, status=Ticket.Status.WAITING).values_list(
+            "pk", "user_id"
+        )
+    )
+    players = set(waiting.values())
+    followers = {n.user_id for n in notices}
+    follows = set(
+        Follow.objects.filter(follower_id__in=followers, followed_id__in=players).values_list(
+            "follower_id", "followed_id"
+        )
+    )
+    blocks = {
+        frozenset(pair)
+        for pair in Block.objects.filter(
+            Q(blocker_id__in=followers, blocked_id__in=players)
+            | Q(blocker_id__in=players, blocked_id__in=followers)
+        ).values_list("blocker_id", "blocked_id")
+    }
+    still: set[int] = set()
+    for n in notices:
+        player = waiting.get(looking_ticket(n.key) or 0)
+        if (
+            player is not None
+            and player == n.data.get("player")
+            and (n.user_id, player) in follows
+            and frozenset((n.user_id, player)) not in blocks
+        ):
+            still.add(n.pk)
+    return still
 
 
 def _rounds_still_starting(notices: list[Notification]) -> set[int]:

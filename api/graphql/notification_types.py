@@ -27,7 +27,7 @@ from notifications import reads, services
 from notifications.models import Webhook as WebhookRow
 
 from .context import context_of, require_user
-from .types import Game, MatchEvent, MatchStatus, _value, _when
+from .types import Game, MatchEvent, MatchStatus, PlayerRef, _value, _when
 
 
 @strawberry.enum(description="What a notification is about.")
@@ -41,6 +41,7 @@ class NotificationKind(Enum):
     CHALLENGED = _value("challenged")
     REMATCH_OFFERED = _value("rematch_offered")
     ROUND_STARTING = _value("round_starting")
+    FOLLOWED_LOOKING = _value("followed_looking")
 
 
 @strawberry.enum(description="A way a notification leaves the inbox.")
@@ -79,6 +80,10 @@ class Notification:
     starts_at: datetime | None = strawberry.field(
         description="When that round is announced to start (`round_starting`)."
     )
+    player: PlayerRef | None = strawberry.field(
+        description="The player you follow who is looking for a game (`followed_looking`; "
+        "`game` is the game)."
+    )
     events: list[MatchEvent]
     created_at: datetime
     read_at: datetime | None
@@ -101,6 +106,7 @@ class Notification:
             challenge_id=d["challenge"],
             tournament_id=d["tournament"],
             starts_at=_when(d["starts_at"]),
+            player=PlayerRef(**d["player"]) if d["player"] else None,
             events=[MatchEvent.of(e) for e in d["events"]],
             created_at=datetime.fromisoformat(d["created_at"]),
             read_at=_when(d["read_at"]),

@@ -441,6 +441,11 @@ NOTIFICATIONS = {
     "DIGEST_SECONDS": float(os.environ.get("NOTIFICATIONS_DIGEST_SECONDS", "300")),
     # Entrants of a tournament with an announced start are told this long before it.
     "ROUND_NOTICE_SECONDS": float(os.environ.get("NOTIFICATIONS_ROUND_NOTICE_SECONDS", "600")),
+    # A player who queues tells their followers (followed_looking) once the ticket has waited
+    # LOOKING_DELAY_SECONDS (a ticket cancelled or matched sooner tells nobody), at most once
+    # per follower and player in LOOKING_WINDOW_SECONDS.
+    "LOOKING_DELAY_SECONDS": float(os.environ.get("NOTIFICATIONS_LOOKING_DELAY_SECONDS", "10")),
+    "LOOKING_WINDOW_SECONDS": float(os.environ.get("NOTIFICATIONS_LOOKING_WINDOW_SECONDS", "1800")),
 }
 
 # Email (the notification channel and the digest). With no EMAIL_HOST the messages are written

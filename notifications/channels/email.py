@@ -21,6 +21,7 @@ SUBJECTS = {
     "challenged": "You have been challenged",
     "rematch_offered": "A rematch is offered",
     "round_starting": "Your tournament is about to start",
+    "followed_looking": "A player you follow is looking for a game",
 }
 
 
@@ -31,6 +32,9 @@ def text_of(payload: dict[str, Any]) -> str:
         lines.append(f"Match {payload['match']} ({game}), version {version}.")
     if payload.get("tournament"):
         lines.append(f"Tournament {payload['tournament']}, starting at {payload['starts_at']}.")
+    if payload.get("player"):
+        name, game = payload["player"]["name"], payload.get("game")
+        lines.append(f"{name} is looking for a game of {game}.")
     if payload.get("deadline"):
         lines.append(f"Deadline: {payload['deadline']}.")
     if payload.get("url"):

@@ -148,3 +148,68 @@ def test_what_the_daily_digest_says_of_a_match_does_not_depend_on_what_a_seat_ca
         mine = text_of([turns[str(match.pk)]], "UTC").replace(str(match.pk), "MATCH")
         assert text_of([turns[str(twin.pk)]], "UTC").replace(str(twin.pk), "MATCH") == mine
         Match.objects.filter(pk=twin.pk).delete()
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    game=st.sampled_from(["fabfib", "fibber", "fibbers_dice", "skull"]),
+    twins=st.lists(
+        st.tuples(
+            st.integers(0, 3),  # extra seats
+            st.sampled_from(["live", "async"]),
+            st.one_of(st.none(), st.integers(0, 600)),  # bots_after
+            st.floats(800, 2400),  # rating
+        ),
+        min_size=2,
+        max_size=2,
+    ),
+)
+def test_what_a_follower_reads_of_followed_looking_names_the_player_and_game_only(game, twins):
+    """Two tickets of one player for one game that differ in everything else the follower may
+    not see (seat range, time control, bots, rating, ticket id): what the follower reads of the
+    notices, in the inbox and in every channel's message, is the same."""
+    from matchmaking.models import Follow, Ticket
+    from matchmaking.services import ticket_cancel, ticket_create
+    from notifications.channels.email import text_of
+    from notifications.services import reminders_fire
+
+    rules = registry.get(game)
+    lo, hi = rules.seat_range({})
+    star, fan = guest_create()[0], guest_create()[0]
+    Follow.objects.create(follower=fan, followed=star)
+    seen = []
+    for extra, time_control, bots_after, rating in twins:
+        ticket = ticket_create(
+            user=star,
+            game=game,
+            seats_min=lo,
+            seats_max=min(hi, lo + extra),
+            time_control=time_control,
+            bots_after=bots_after,
+        )
+        Ticket.objects.filter(pk=ticket.pk).update(rating=rating)
+        Notification.objects.filter(user=fan).update(due_at="2000-01-01T00:00:00Z")
+        reminders_fire()
+        rows = list(Notification.objects.filter(user=fan, due_at__isnull=True))
+        assert [r.kind for r in rows] == [Kind.FOLLOWED_LOOKING]
+        (payload,) = render(rows)
+        payload = {k: v for k, v in payload.items() if k not in ("id", "created_at")}
+        message = mobile.message_of(payload)
+        seen.append(
+            json.dumps(
+                [
+                    payload,
+                    message_of(payload).decode(),
+                    mobile.fcm_body("TOKEN", message),
+                    mobile.apns_body(message),
+                    text_of(payload),
+                ],
+                sort_keys=True,
+            )
+        )
+        ticket_cancel(user=star, ticket_id=ticket.pk)
+        Notification.objects.filter(user=fan).delete()  # the window: the next one is written
+    assert seen[0] == seen[1]
+    assert str(star.pk) in seen[0] and game in seen[0]

@@ -54,6 +54,12 @@ NOTIFICATION = define(
                 )
             ),
             "starts_at": nullable(DATETIME),
+            "player": {
+                "allOf": [ref("PlayerOut")],
+                "nullable": True,
+                "description": "The player you follow who is looking for a game "
+                "(`followed_looking`; `game` is the game).",
+            },
             "events": arr(ref("EventOut")),
             "created_at": DATETIME,
             "read_at": nullable(DATETIME),

@@ -15,6 +15,7 @@ const TITLES = {
   challenged: "You have been challenged",
   rematch_offered: "A rematch is offered",
   round_starting: "Your tournament is about to start",
+  followed_looking: "A player you follow is looking for a game",
 };
 const CHANNELS = { web_push: "Browser", mobile: "Phones", email: "Email", webhook: "Webhooks" };
 const POLL_MS = 30000;
