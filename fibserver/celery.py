@@ -6,7 +6,11 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
 
-app = Celery("fibserver")
+from fibserver.healing import guard_kombu
+
+guard_kombu()  # a worker survives a Redis restart (fibserver/healing.py)
+# Every task runs again, once, on a fresh database connection if it met a dead one.
+app = Celery("fibserver", task_cls="fibserver.healing:HealingTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

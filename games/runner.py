@@ -27,6 +27,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.db import close_old_connections, connections
 
+from fibserver.healing import drop_broken_connections, with_fresh_connection
 from matchmaking import tasks as queue_tasks
 from notifications import tasks as notification_tasks
 
@@ -49,7 +50,8 @@ _TASKS = {
 def _run(name: str, *args: object) -> None:
     try:
         close_old_connections()
-        _TASKS[name](*args)
+        drop_broken_connections()
+        with_fresh_connection(name, _TASKS[name], *args)
     except Exception:  # keep running: the sweep retries whatever this left undone
         log.exception("embedded runner: %s%r failed", name, args)
 
@@ -71,7 +73,8 @@ def _periodic(now: float, due: dict[str, float]) -> None:
             due[name] = now + every
             try:
                 close_old_connections()
-                done = task()
+                drop_broken_connections()
+                done = with_fresh_connection(name, task)
                 if done and name == "sweep":
                     log.info("embedded runner: %d overdue decision(s) taken by bots", done)
             except Exception:  # a failed pass is retried at the next interval
