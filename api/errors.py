@@ -21,7 +21,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from fibserver import errors
+from fibserver import errors, outage
 
 #: Application error kind -> HTTP status (the most specific class in an error's MRO wins).
 HTTP_STATUS: dict[type[errors.AppError], int] = {
@@ -49,16 +49,40 @@ def error_body(code: str, message: str, **details: Any) -> dict[str, Any]:
 
 
 def app_error_response(error: errors.AppError) -> Response:
-    return Response(
+    response = Response(
         error_body(error.code, error.message, **error.details), status=http_status(error)
     )
+    _retry_after(error, response)
+    return response
 
 
 def app_error_json(error: errors.AppError) -> JsonResponse:
     """The same error as :func:`app_error_response`, for plain Django views and middleware."""
-    return JsonResponse(
+    response = JsonResponse(
         error_body(error.code, error.message, **error.details), status=http_status(error)
     )
+    _retry_after(error, response)
+    return response
+
+
+def _retry_after(error: errors.AppError, response: Any) -> None:
+    seconds = error.details.get("retry_after")
+    if isinstance(error, errors.Unavailable) and isinstance(seconds, int):
+        response["Retry-After"] = str(seconds)
+
+
+def outage_json(exc: BaseException | None) -> JsonResponse | None:
+    """503 ``unavailable`` with ``Retry-After`` when ``exc`` is an outage (the database or
+    Redis does not answer), else ``None``."""
+    return app_error_json(outage.unavailable()) if outage.is_outage(exc) else None
+
+
+def server_error(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
+    """``handler500`` of the URL confs: an unhandled exception answers in the one error shape,
+    503 ``unavailable`` for an outage, else 500 ``server_error`` (the traceback is logged)."""
+    import sys
+
+    return outage_json(sys.exc_info()[1]) or status_error_json(500)
 
 
 #: The code of a response known only by its status: one that Django (its middleware, URL
@@ -70,12 +94,15 @@ STATUS_CODE: dict[int, str] = {
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
+    408: "request_timeout",
     409: "conflict",
     411: "length_required",
     413: "payload_too_large",
+    414: "uri_too_long",
     415: "unsupported_media_type",
     422: "refused",
     429: "throttled",
+    431: "headers_too_large",
     503: "unavailable",
 }
 
@@ -124,6 +151,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DRF's EXCEPTION_HANDLER: map every known exception onto the one error shape."""
     if isinstance(exc, errors.AppError):
         return app_error_response(exc)
+    if outage.is_outage(exc):
+        return app_error_response(outage.unavailable())
     if isinstance(exc, RequestDataTooBig):
         return Response(
             error_body("payload_too_large", "The request body is too large."),

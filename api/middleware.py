@@ -43,7 +43,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.urls import Resolver404, resolve
 
-from api.errors import app_error_json, status_error_json
+from api.errors import app_error_json, outage_json, status_error_json
 from api.play.body import refuse_unstorable, unstorable
 from fibserver.errors import AppError, Invalid, LengthRequired, NotFound, TooLarge
 
@@ -105,7 +105,13 @@ class _Hybrid:
 
 
 class JsonErrorsMiddleware(_Hybrid):
-    """Gives every non-JSON error response under ``/api/`` the one JSON error shape."""
+    """Gives every non-JSON error response under ``/api/`` the one JSON error shape, and a
+    view's outage (the database or Redis does not answer) 503 ``unavailable`` with
+    ``Retry-After`` wherever it happens (``DEBUG`` too; ``handler500`` does the same for the
+    rest)."""
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        return outage_json(exception)
 
     def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if response.status_code < 400 or _is_json(response):

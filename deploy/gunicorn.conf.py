@@ -6,12 +6,49 @@ on the command line).
   worker starts, and a worker that exits stops counting in the live gauges.
 - Logs: with ``LOG_FORMAT=json`` gunicorn's own lines (start-up, worker restarts, errors) are
   JSON lines too, in the same format as the application's.
+- Errors: what gunicorn answers itself (a request line over ``limit_request_line``: 414; too
+  many or too long headers: 431 or 400; a malformed request: 400; a worker that failed before
+  the application answered: 500) is in the API's one JSON error shape, not gunicorn's HTML page.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
+
+from gunicorn import util
+
+#: The API's error codes (docs/api.md) for the statuses gunicorn answers by itself.
+_CODES = {
+    400: "invalid",
+    403: "forbidden",
+    413: "payload_too_large",
+    414: "uri_too_long",
+    431: "headers_too_large",
+    500: "server_error",
+    503: "unavailable",
+}
+_MESSAGES = {
+    414: "The request line is too long.",
+    431: "The request headers are too large.",
+    500: "Internal Server Error.",
+}
+
+
+def write_json_error(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's ``util.write_error``, in the one JSON error shape."""
+    code = _CODES.get(status_int, "invalid" if status_int < 500 else "server_error")
+    message = _MESSAGES.get(status_int) or f"{reason}."
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    util.write_nonblock(sock, head.encode("latin1") + body)
+
+
+util.write_error = write_json_error
 
 
 def on_starting(server: Any) -> None:

@@ -25,6 +25,7 @@ django_application = get_asgi_application()
 
 from api.fast.follower import serve_events  # noqa: E402  (needs the apps loaded)
 from api.graphql.ws import websocket_app  # noqa: E402
+from fibserver.asgiguard import bounded_bodies, json_errors  # noqa: E402
 
 GRAPHQL_PATHS = ("/graphql/", "/graphql")
 
@@ -69,7 +70,7 @@ async def _lifespan(receive: Any, send: Any) -> None:
             return
 
 
-async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+async def _application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] == "websocket":
         if scope.get("path") in GRAPHQL_PATHS:
             await graphql_websocket(scope, receive, send)
@@ -81,3 +82,9 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await serve_events(scope, receive, send, django_application)  # the long-poll, fast lane
     else:
         await django_application(scope, receive, send)
+
+
+#: What uvicorn serves: request bodies bounded in size and time, and every HTTP failure
+#: answered in the one JSON error shape (503 ``unavailable`` with ``Retry-After`` for an
+#: outage), :mod:`fibserver.asgiguard`.
+application = bounded_bodies(json_errors(_application))

@@ -29,3 +29,6 @@ urlpatterns = [
     # The reference web client: a page and static ES modules over the public API.
     path("", include("web.urls")),
 ]
+
+# An unhandled exception answers in the one error shape (503 for an outage).
+handler500 = "api.errors.server_error"

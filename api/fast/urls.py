@@ -38,3 +38,6 @@ urlpatterns = [
     path("api/matches/<str:match_id>/actions/", _or_hand_over(move)),
     re_path(r"", hand_over),
 ]
+
+# An unhandled exception answers in the one error shape (503 for an outage).
+handler500 = "api.errors.server_error"

@@ -7,7 +7,8 @@ Convention (docs/graphql.md): a failed field is ``null`` and its error is in ``e
 so the two APIs cannot drift apart. Documents the server refuses before running anything get
 ``malformed_request`` (not GraphQL), ``invalid`` (not valid against the schema),
 ``query_too_complex`` (over a depth, alias or cost limit) or ``query_too_large`` (too many
-tokens). Anything else is a bug: logged, and shown as ``internal_error`` without details.
+tokens); while the database or Redis does not answer, ``unavailable`` (with
+``retry_after``). Anything else is a bug: logged, and shown as ``internal_error`` without details.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from rest_framework.exceptions import APIException
 from strawberry.extensions import SchemaExtension
 
 from api.errors import exception_handler
+from fibserver import outage
 from fibserver.errors import AppError
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,8 @@ def extensions_of(error: GraphQLError) -> dict[str, Any] | None:
         body = rest_error(original)
         body.pop("message")
         return body
+    if outage.is_outage(original):  # the database or Redis does not answer: try again
+        return {"code": "unavailable", "retry_after": outage.RETRY_AFTER_SECONDS}
     if original is not None and not isinstance(original, GraphQLError):
         return None  # an unexpected exception: a bug
     for pattern, code in _LIMITS:
@@ -86,6 +90,8 @@ def with_code(error: GraphQLError) -> GraphQLError:
     message = error.message
     if isinstance(error.original_error, KNOWN):
         message = rest_error(error.original_error)["message"]
+    elif extensions.get("code") == "unavailable":
+        message = outage.MESSAGE
     return GraphQLError(
         message,
         nodes=error.nodes,

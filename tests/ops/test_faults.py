@@ -11,7 +11,8 @@ so a bot takes it) and, mid-play, does one harm:
 
 Then, exactly: every match finished; every move answered 200 is stored once and no other; no
 version applied twice; every deadline a seat let pass was taken by a bot, and none twice; the
-worker and beat that lived through the fault are still running; and every deadline was taken
+worker and beat that lived through the fault are still running; every 5xx a client saw was
+503 ``unavailable`` with ``Retry-After``; and every deadline was taken
 within ``RECOVERY_SECONDS`` of its time or of the end of the fault, whichever is later (the
 worker is back at work that soon). The lateness is printed (``-s``).
 """
@@ -80,6 +81,10 @@ def scenario(tmp_path, name: str, fault: Callable[[Shape], None], survivors: tup
     )
     print("\n" + report)
     (tmp_path / "faults.txt").write_text(report + "\n")
+    # Every 5xx a client saw was 503 "unavailable" with Retry-After, never a bare 500.
+    for status, body, retry_after in record.outage_answers:
+        assert status == 503 and body["error"]["code"] == "unavailable", (status, body)
+        assert retry_after.isdigit(), retry_after
     assert not late, (
         f"deadlines taken more than {RECOVERY_SECONDS} s after their time or the fault's end: "
         f"{[(round(d - fault_ended, 1), round(s, 1)) for d, s in late]}"
