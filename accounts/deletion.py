@@ -7,7 +7,7 @@ their seat under a stable label. Every other row that points at the user is sett
 :data:`accounts.erasure.ERASURE` decides. The username is held back for
 ``USERNAME_HOLD_DAYS`` (only its hash is kept), then free to register again.
 
-Errors (:class:`fibserver.errors.AppError`): ``invalid_credentials`` when a registered
+Errors (:class:`kernel.errors.AppError`): ``invalid_credentials`` when a registered
 account's password (or a guest's token) does not confirm the deletion; ``not_found`` when the
 account is already deleted.
 """
@@ -22,7 +22,7 @@ from django.apps import apps
 from django.db import models, transaction
 from django.utils import timezone
 
-from fibserver.errors import InvalidCredentials, NotFound
+from kernel.errors import InvalidCredentials, NotFound
 
 from .erasure import ERASURE, Policy
 from .models import AccountDeletion, Session, User, UsernameHold

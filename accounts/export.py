@@ -23,7 +23,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from fibserver.errors import Conflict, NotFound
+from kernel.errors import Conflict, NotFound
 
 from . import export_document
 from .models import DataExport, User

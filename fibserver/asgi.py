@@ -17,7 +17,7 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
 
-from fibserver.ops import tracing
+from kernel.ops import tracing
 
 tracing.setup("follow")  # only with OTEL_* set; before the handler loads its middleware
 

@@ -10,7 +10,7 @@ app = Celery("fibserver")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
-from fibserver.ops import worker as _ops  # noqa: E402, F401  (request ids, task metrics, logs)
+from kernel.ops import worker as _ops  # noqa: E402, F401  (request ids, task metrics, logs)
 
 
 @app.on_after_finalize.connect

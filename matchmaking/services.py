@@ -17,7 +17,6 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from fibserver.errors import Conflict, Forbidden, InvalidOptions, NotFound
 from games.engine import registry
 from games.engine.bots import bot_levels
 from games.engine.core import EngineError
@@ -26,6 +25,7 @@ from games.models import Career, Match, Seat
 from games.rating import START
 from games.services.common import locked, require_seat, seats_of
 from games.services.lobby import match_check_set_up, match_create_again, match_create_seated
+from kernel.errors import Conflict, Forbidden, InvalidOptions, NotFound
 from notifications import outbox
 
 from . import matcher

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.db.models.functions import Now
 
-from fibserver.ops import metrics
+from kernel.ops import metrics
 from notifications import outbox
 
 from ..engine.bots import bot_levels, make_bot

@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from fibserver.errors import Conflict
+from kernel.errors import Conflict
 from notifications import outbox
 
 from ..engine.core import Event as EngineEvent

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from fibserver.errors import Conflict, Forbidden, InvalidOptions, NotFound
+from kernel.errors import Conflict, Forbidden, InvalidOptions, NotFound
 from notifications import outbox
 
 from ..engine import registry

@@ -32,7 +32,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
 from accounts.models import User
-from fibserver.errors import NotFound
+from kernel.errors import NotFound
 
 from ..models import IdempotencyRecord, Match, Seat
 from ..reads import views

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from fibserver.ops import metrics
+from kernel.ops import metrics
 from notifications import outbox
 
 from ..engine.core import Action, Rules, Step

@@ -25,7 +25,7 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from accounts.models import User
-from fibserver.errors import AppError, Conflict, Forbidden, InvalidOptions, NotFound
+from kernel.errors import AppError, Conflict, Forbidden, InvalidOptions, NotFound
 from notifications import outbox
 
 from ..access import may_see, tournament_pk

@@ -192,7 +192,7 @@ def test_an_active_match_goes_on_with_the_takeover_bot_in_the_seat():
 def test_the_other_players_followers_are_woken_when_the_seat_is_handed_over(monkeypatch):
     """The seat shows away under the tombstone's label at a new version: a follower waiting on
     the match is woken at that version even when the seat need not act (no bot step follows)."""
-    from games import notify
+    from kernel import wake as notify
 
     woken: list[tuple[str, int]] = []
     monkeypatch.setattr(

@@ -13,13 +13,13 @@ import pytest
 from django.core.management import call_command
 
 from accounts.services import guest_create
-from fibserver.errors import InvalidOptions
 from games import services
 from games.engine import registry
 from games.engine.bots import random_action
 from games.engine.replay import verify
 from games.models import Event, Match, Seat
 from games.reads.replays import read_replay
+from kernel.errors import InvalidOptions
 
 pytestmark = pytest.mark.django_db
 
