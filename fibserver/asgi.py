@@ -38,7 +38,7 @@ def _start_embedded_runner() -> None:
         os.environ.get("FIBSERVER_EMBEDDED_RUNNER") == "1"
         and settings.FIBSERVER["TASKS"] == "embedded"
     ):
-        from games import runner
+        from fibserver import runner
 
         runner.start()
 

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "api",
     "web",  # the reference web client at /play/
     "matchmaking",  # quick play: the queue, the matcher, blocks
+    "fibserver",  # the entry points: starts the embedded runner under runserver
 ]
 
 MIDDLEWARE = [
@@ -332,7 +333,7 @@ def _fibserver_settings() -> dict[str, Any]:
     return {
         # Where follow-up work (bot turns, deadline timers, end-of-match work) runs: "celery"
         # on Celery workers (needs REDIS_URL), "embedded" on the runner thread of the server
-        # process (games/runner.py: the README's one command), "inline" right after the commit
+        # process (fibserver/runner.py: the README's one command), "inline" right after the commit
         # in the calling thread (tests and scripts).
         "TASKS": os.environ.get("FIBSERVER_TASKS", "celery" if REDIS_URL else "embedded"),
         # Pause before a bot seat acts, on a Celery worker or the embedded runner (seconds).

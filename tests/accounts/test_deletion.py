@@ -12,10 +12,10 @@ from django.db import transaction
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from accounts import deletion
+from accounts import deletion, tasks
 from accounts.models import AccountDeletion, User, UsernameHold
 from accounts.services import token_issue, user_register
-from games import services, tasks
+from games import services
 from games.engine.bots import random_action
 from games.models import Career, Entry, Event, Match, RatingPoint, Seat, Tournament
 from games.services import lobby, match_record_results

@@ -212,7 +212,7 @@ def test_the_sweep_requeues_a_bot_turn_left_waiting(settings, monkeypatch):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_embedded_runner_enforces_deadlines_without_celery(settings):
-    from games import runner
+    from fibserver import runner
 
     settings.FIBSERVER = {**settings.FIBSERVER, "SWEEP_SECONDS": 0.2}
     match, _ = live_match()
