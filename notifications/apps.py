@@ -7,4 +7,21 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
-        from . import tasks  # noqa: F401  (registers the Celery tasks sent by name)
+        """The notifications listen to what happened below them (``notifications.outbox``);
+        nothing listens to them."""
+        from games import signals as games
+        from matchmaking import signals as matchmaking
+
+        from . import (
+            outbox,
+            tasks,  # noqa: F401  (registers the Celery tasks sent by name)
+        )
+
+        games.step_committed.connect(outbox.after_step)
+        games.match_started.connect(outbox.match_started)
+        games.match_ended.connect(outbox.match_ended)
+        games.decision_taken_by_bot.connect(outbox.takeover)
+        games.tournament_entered.connect(outbox.round_starting)
+        matchmaking.challenged.connect(outbox.challenged)
+        matchmaking.rematch_offered.connect(outbox.rematch_offered)
+        matchmaking.looking.connect(outbox.followed_looking)

@@ -135,19 +135,6 @@ NOT_YET: set[str] = {
     "accounts.export_document imports notifications",
     "accounts.export_document imports notifications.models",
     "accounts.export_document imports notifications.reads",
-    "games.services.clock imports notifications",
-    "games.services.clock imports notifications.outbox",
-    "games.services.finisher imports notifications",
-    "games.services.finisher imports notifications.outbox",
-    "games.services.lobby imports notifications",
-    "games.services.lobby imports notifications.outbox",
-    "games.services.sink imports notifications.models",
-    "games.services.step imports notifications",
-    "games.services.step imports notifications.outbox",
-    "games.services.tournaments imports notifications",
-    "games.services.tournaments imports notifications.outbox",
-    "matchmaking.services imports notifications",
-    "matchmaking.services imports notifications.outbox",
 }
 
 
