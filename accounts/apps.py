@@ -7,4 +7,11 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
-        from . import tasks  # noqa: F401  (registers the Celery tasks sent by name)
+        from . import (
+            hooks,
+            tasks,  # noqa: F401  (registers the Celery tasks sent by name)
+        )
+        from .erasure import ACCOUNTS, ADMIN
+
+        hooks.register("accounts", erasure=ACCOUNTS)
+        hooks.register("admin", erasure=ADMIN)

@@ -7,4 +7,9 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from . import tasks  # noqa: F401  (registers the Celery tasks the services send by name)
+        from . import (
+            personal,
+            tasks,  # noqa: F401  (registers the Celery tasks the services send by name)
+        )
+
+        personal.register()  # its part of an account's deletion and export

@@ -6,4 +6,9 @@ class MatchmakingConfig(AppConfig):
     name = "matchmaking"
 
     def ready(self) -> None:
-        from . import tasks  # noqa: F401  (registers the Celery tasks sent by name)
+        from . import (
+            personal,
+            tasks,  # noqa: F401  (registers the Celery tasks sent by name)
+        )
+
+        personal.register()  # its part of an account's deletion and export

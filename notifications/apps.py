@@ -14,8 +14,11 @@ class NotificationsConfig(AppConfig):
 
         from . import (
             outbox,
+            personal,
             tasks,  # noqa: F401  (registers the Celery tasks sent by name)
         )
+
+        personal.register()  # its part of an account's deletion and export
 
         games.step_committed.connect(outbox.after_step)
         games.match_started.connect(outbox.match_started)

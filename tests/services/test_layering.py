@@ -120,24 +120,6 @@ def upward() -> list[str]:
     return problems
 
 
-#: What is left of the old web, each to go with the change that removes it (the test fails
-#: when one is gone and still listed, so the list only shrinks).
-NOT_YET: set[str] = {
-    "accounts.deletion imports games.services.departure",
-    "accounts.deletion imports matchmaking.services",
-    "accounts.export_document imports games.models",
-    "accounts.export_document imports games.reads.leaderboards",
-    "accounts.export_document imports games.reads.redaction",
-    "accounts.export_document imports games.reads.views",
-    "accounts.export_document imports matchmaking",
-    "accounts.export_document imports matchmaking.models",
-    "accounts.export_document imports matchmaking.reads",
-    "accounts.export_document imports notifications",
-    "accounts.export_document imports notifications.models",
-    "accounts.export_document imports notifications.reads",
-}
-
-
 def test_every_project_package_is_in_the_order():
     on_disk = {
         p.parent.name for p in ROOT.glob("*/apps.py") if (p.parent / "__init__.py").exists()
@@ -146,9 +128,7 @@ def test_every_project_package_is_in_the_order():
 
 
 def test_no_app_imports_up_the_order_or_across_its_layer():
-    found = upward()
-    assert [p for p in found if p not in NOT_YET] == []
-    assert sorted(NOT_YET - set(found)) == [], "gone: take it off NOT_YET"
+    assert upward() == []
 
 
 def test_the_order_check_is_not_vacuous():
