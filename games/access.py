@@ -11,7 +11,7 @@ from typing import TypeAlias
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
-from fibserver.errors import NotFound
+from kernel.errors import NotFound
 
 from .models import Match, Seat, Tournament
 

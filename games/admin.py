@@ -13,8 +13,8 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from fibserver.admin import ReadOnlyAdmin
-from fibserver.errors import AppError
+from kernel.admin import ReadOnlyAdmin
+from kernel.errors import AppError
 
 from . import services
 from .models import (

@@ -17,7 +17,6 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from fibserver.errors import Conflict, Forbidden, InvalidOptions, NotFound
 from games.engine import registry
 from games.engine.bots import bot_levels
 from games.engine.core import EngineError
@@ -26,9 +25,9 @@ from games.models import Career, Match, Seat
 from games.rating import START
 from games.services.common import locked, require_seat, seats_of
 from games.services.lobby import match_check_set_up, match_create_again, match_create_seated
-from notifications import outbox
+from kernel.errors import Conflict, Forbidden, InvalidOptions, NotFound
 
-from . import matcher
+from . import matcher, signals
 from .models import Block, Challenge, Challenged, Follow, Rematch, Ticket
 
 log = logging.getLogger(__name__)
@@ -126,9 +125,7 @@ def _tell_followers(ticket: Ticket, now: datetime) -> None:
         .exclude(follower_id__in=Block.objects.filter(blocker_id=player).values("blocked_id"))
         .values_list("follower_id", flat=True)
     )
-    outbox.followed_looking(
-        player=player, game=ticket.game, ticket=ticket.pk, followers=followers, now=now
-    )
+    signals.looking.send(ticket, list(followers), now)
 
 
 @transaction.atomic
@@ -289,7 +286,7 @@ def rematch_accept(*, user: User, match_id: Any) -> Rematch:
             created_at=now,
             expires_at=now + timedelta(seconds=REMATCH_SECONDS[match.time_control]),
         )
-        outbox.rematch_offered(match, offer.pk, [h for h in humans if h != user.pk])
+        signals.rematch_offered.send(match, offer.pk, [h for h in humans if h != user.pk])
     if offer.status != Rematch.Status.OPEN:
         raise Conflict(f"This rematch offer is {offer.status}.", status=offer.status)
     if user.pk in offer.accepted:
@@ -388,7 +385,7 @@ def challenge_create(
     Challenged.objects.bulk_create(
         [Challenged(challenge=challenge, user_id=p, position=i + 1) for i, p in enumerate(players)]
     )
-    outbox.challenged(challenge, players)
+    signals.challenged.send(challenge, list(players))
     return challenge
 
 

@@ -14,8 +14,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
-from fibserver.errors import Conflict, NotFound
 from games.models import Entry, Match, Seat, Tournament
+from kernel.errors import Conflict, NotFound
 
 from . import prefs
 from .models import (

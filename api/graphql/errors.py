@@ -25,7 +25,7 @@ from rest_framework.exceptions import APIException
 from strawberry.extensions import SchemaExtension
 
 from api.errors import exception_handler
-from fibserver.errors import AppError
+from kernel.errors import AppError
 
 log = logging.getLogger(__name__)
 

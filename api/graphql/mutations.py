@@ -15,8 +15,8 @@ from accounts import services as accounts
 from api.authentication import token_key
 from api.play.matches import options_summary
 from api.play.moves import THROTTLE_SCOPE, submit_move
-from fibserver.errors import Invalid
 from games import services
+from kernel.errors import Invalid
 
 from . import inputs
 from . import queue_types as qt

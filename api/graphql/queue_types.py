@@ -13,7 +13,7 @@ from strawberry.types import Info
 
 from api.play.fields import validate
 from api.play.queue import BlockIn, ChallengeCreateIn, TicketCreateIn
-from fibserver.errors import NotFound
+from kernel.errors import NotFound
 from matchmaking import reads, services
 
 from .args import MatchID

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from api.play.fields import validate
 from api.play.queue import BlockIn, ChallengeCreateIn, TicketCreateIn
-from fibserver.errors import NotFound
+from kernel.errors import NotFound
 from matchmaking import reads, services
 
 from .base import MatchBase

@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from accounts.models import User
-from fibserver.errors import NotFound
+from kernel.errors import NotFound
 
 from ..access import Caller, may_see, tournament_pk
 from ..engine import registry

@@ -24,7 +24,7 @@
 Every writer locks the match row (or, :mod:`.optimistic`, writes only if the version it read
 is still the match's), checks what it expects (status, version, seat), applies
 through the engine, appends events, bumps the version, sets deadlines and queues follow-up work
-on commit. Errors are :class:`fibserver.errors.AppError`.
+on commit. Errors are :class:`kernel.errors.AppError`.
 """
 
 from .actions import action_submit

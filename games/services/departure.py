@@ -83,6 +83,6 @@ def _hand_to_bot(match: Match, user: User) -> bool:
 
 
 def _publish(match_id: object, version: int) -> None:
-    from ..notify import publish
+    from kernel.wake import publish
 
     publish(match_id, version)

@@ -10,9 +10,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from fibserver.errors import Conflict
-from notifications import outbox
+from kernel.errors import Conflict
 
+from .. import signals
 from ..engine.core import Event as EngineEvent
 from ..engine.core import Step
 from ..models import Match, Seat
@@ -48,7 +48,7 @@ def match_finish(*, match: Match, reason: str, aborted: bool = False, state: Any
         match_pk = match.pk
         transaction.on_commit(lambda: schedule.results(match_pk))
     people = Seat.objects.filter(match=match, user__isnull=False, bot_level="")
-    outbox.match_ended(match, people.values_list("user_id", "position"))
+    signals.match_ended.send(match, list(people.values_list("user_id", "position")))
 
 
 @transaction.atomic

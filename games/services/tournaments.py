@@ -25,9 +25,9 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from accounts.models import User
-from fibserver.errors import AppError, Conflict, Forbidden, InvalidOptions, NotFound
-from notifications import outbox
+from kernel.errors import AppError, Conflict, Forbidden, InvalidOptions, NotFound
 
+from .. import signals
 from ..access import may_see, tournament_pk
 from ..engine.core import IllegalAction
 from ..engine.fibbers_dice import tournament as rules
@@ -144,7 +144,7 @@ def tournament_register(*, tournament_id: uuid.UUID | str, user: User) -> Entry:
         raise Conflict("Registration closed when the final started.")
     entry = Entry.objects.create(tournament=tournament, user=user, late=late)
     if not late:
-        outbox.round_starting(tournament, [user.pk], timezone.now())
+        signals.tournament_entered.send(tournament, [user.pk], timezone.now())
     _touch(tournament)
     tournament.save(update_fields=["version"])
     return entry

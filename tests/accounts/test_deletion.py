@@ -12,10 +12,10 @@ from django.db import transaction
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from accounts import deletion
+from accounts import deletion, tasks
 from accounts.models import AccountDeletion, User, UsernameHold
 from accounts.services import token_issue, user_register
-from games import services, tasks
+from games import services
 from games.engine.bots import random_action
 from games.models import Career, Entry, Event, Match, RatingPoint, Seat, Tournament
 from games.services import lobby, match_record_results
@@ -192,7 +192,7 @@ def test_an_active_match_goes_on_with_the_takeover_bot_in_the_seat():
 def test_the_other_players_followers_are_woken_when_the_seat_is_handed_over(monkeypatch):
     """The seat shows away under the tombstone's label at a new version: a follower waiting on
     the match is woken at that version even when the seat need not act (no bot step follows)."""
-    from games import notify
+    from kernel import wake as notify
 
     woken: list[tuple[str, int]] = []
     monkeypatch.setattr(

@@ -8,7 +8,6 @@ import random
 import pytest
 
 from accounts.services import guest_create
-from fibserver.errors import Conflict, Forbidden, InvalidOptions, NotFound
 from games import services
 from games.engine import registry
 from games.engine.bots import random_action
@@ -17,6 +16,7 @@ from games.engine.replay import verify
 from games.models import Event, Match, Round, Seat, Tournament
 from games.reads import tournaments as sel
 from games.reads.replays import read_replay
+from kernel.errors import Conflict, Forbidden, InvalidOptions, NotFound
 
 # Transactions commit for real: the end of a round is queued on commit, as in production.
 pytestmark = pytest.mark.django_db(transaction=True)
