@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .bots import make_bot
+from .bots import Bot, make_bot
 from .core import JSON, Rules
 from .replay import Recorder
 
@@ -46,13 +46,16 @@ def play_match(
     check: bool = True,
     max_actions: int = MAX_ACTIONS,
     index: int = 0,
+    bots: Sequence[Bot] | None = None,
 ) -> MatchResult:
-    """Play one match with a bot per seat; every bot sees only its seat's view."""
+    """Play one match with a bot per seat; every bot sees only its seat's view. ``bots``:
+    bot objects to play instead of new bots of ``levels``."""
     scheduler = random.Random(f"schedule:{bot_seed}:{seed}")
-    bots = [
-        make_bot(rules.game_id, level, random.Random(f"bot:{bot_seed}:{seed}:{s}"))
-        for s, level in enumerate(levels)
-    ]
+    if bots is None:
+        bots = [
+            make_bot(rules.game_id, level, random.Random(f"bot:{bot_seed}:{seed}:{s}"))
+            for s, level in enumerate(levels)
+        ]
     errors: list[str] = []
     recorder = Recorder(rules, seats, options, seed)
     actions = 0
