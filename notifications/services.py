@@ -14,8 +14,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Entry, Match, Seat, Tournament
+from games.models import Match, Seat
 from kernel.errors import Conflict, NotFound
+from tournaments.models import Entry, Tournament
 
 from . import prefs
 from .models import (

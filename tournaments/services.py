@@ -2,9 +2,10 @@
 start, rounds, the short format, the final's prize picks and the door-prize raffle.
 
 The rules are pure (``games.engine.fibbers_dice.tournament``); this module stores what they decide.
-Every round is an ordinary match made by :func:`.lobby.match_create_seated` (deadlines, the
-takeover bot, views, replays, statistics and ratings apply unchanged). When a round's match
-ends, the finisher queues :func:`tournament_round_ended` on commit (``schedule.tournament_round``).
+Every round is an ordinary match made by :func:`games.services.lobby.match_create_seated`
+(deadlines, the takeover bot, views, replays, statistics and ratings apply unchanged). When a
+round's match ends, this app hears it (``games.signals.match_ended``, :mod:`tournaments.apps`)
+and queues :func:`tournament_round_ended` on commit (``tournaments.tasks.round_ended``).
 
 Locks: a tournament's row is always locked before any of its matches' rows (registration of a
 late entrant locks the tournament, then the running match), and nothing holding a match row waits
@@ -25,26 +26,27 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from accounts.models import User
-from kernel.errors import AppError, Conflict, Forbidden, InvalidOptions, NotFound
-
-from .. import signals
-from ..access import may_see, tournament_pk
-from ..engine.core import IllegalAction
-from ..engine.fibbers_dice import tournament as rules
-from ..engine.fibbers_dice.rules import (
+from games.engine.core import IllegalAction
+from games.engine.fibbers_dice import tournament as rules
+from games.engine.fibbers_dice.rules import (
     MAX_POINTS,
     MIN_POINTS,
     TOURNAMENT_ROUND,
     TOURNAMENT_ROUND_MAX,
     TOURNAMENT_SINGLE,
 )
-from ..engine.replay import JOIN_ACTION
-from ..models import Entry, Match, Round, Seat, Tournament
-from ..timecontrol import seconds_per_decision
-from .common import bump, engine_state, locked, rules_for
-from .eventlog import append_events
-from .lobby import match_create_seated
-from .step import after_change
+from games.engine.replay import JOIN_ACTION
+from games.models import Match, Seat
+from games.services.common import bump, engine_state, locked, rules_for
+from games.services.eventlog import append_events
+from games.services.lobby import match_create_seated
+from games.services.step import after_change
+from games.timecontrol import seconds_per_decision
+from kernel.errors import AppError, Conflict, Forbidden, InvalidOptions, NotFound
+
+from . import signals
+from .access import may_see, tournament_pk
+from .models import Entry, Round, Tournament
 
 log = logging.getLogger(__name__)
 GAME = "fibbers_dice"
@@ -438,3 +440,20 @@ def tournaments_host_departed(*, user: User) -> int:
         tournament.save()
         changed += 1
     return changed
+
+
+@transaction.atomic
+def player_depart(*, user: User) -> dict[str, int]:
+    """An account is being deleted (inside its transaction): its entries of open tournaments
+    are withdrawn (started ones keep them: their rounds are the others' results), and the
+    tournaments it hosts go on without it. Returns ``withdrawn`` and ``hosted``."""
+    withdrawn = 0
+    entries = Entry.objects.filter(user=user, tournament__status=Tournament.Status.OPEN)
+    for entry in entries.select_related("tournament"):
+        tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        if tournament.status == Tournament.Status.OPEN:
+            entry.delete()
+            tournament.version += 1
+            tournament.save(update_fields=["version"])
+            withdrawn += 1
+    return {"withdrawn": withdrawn, "hosted": tournaments_host_departed(user=user)}
