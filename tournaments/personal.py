@@ -9,11 +9,11 @@ from accounts.models import User
 
 ERASURE: dict[str, Decision] = {
     "tournaments.Entry.user": handled(
-        "tournaments.services.player_depart: withdrawn from open tournaments, kept in started "
+        "tournaments.housekeeping.player_depart: withdrawn from open tournaments, kept in started "
         "ones (their rounds and placements are the other players' results)"
     ),
     "tournaments.Tournament.host": keep(
-        "a tournament the user hosted goes on under the label (tournaments.services."
+        "a tournament the user hosted goes on under the label (tournaments.housekeeping."
         "tournaments_host_departed: its rounds advance by themselves)"
     ),
 }
@@ -22,7 +22,7 @@ ERASURE: dict[str, Decision] = {
 def depart(user: User) -> None:
     """Before the tables settle their seats (a tournament's row is locked before its
     matches'): open entries withdrawn, hosted tournaments go on without the host."""
-    from .services import player_depart
+    from .housekeeping import player_depart
 
     player_depart(user=user)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import services
+from . import housekeeping, services
 
 
 @shared_task(acks_late=True, ignore_result=True, name="tournaments.tasks.round_ended")
@@ -18,4 +18,4 @@ def round_ended(match_id: str) -> bool:
 @shared_task(acks_late=True, ignore_result=True, expires=5, name="tournaments.tasks.start_due")
 def start_due() -> int:
     """Beat, every ``SWEEP_SECONDS``: the tournaments whose announced start time has come."""
-    return services.tournaments_start_due()
+    return housekeeping.tournaments_start_due()

@@ -16,6 +16,7 @@ from games.engine.replay import verify
 from games.models import Event, Match, Seat
 from games.reads.replays import read_replay
 from kernel.errors import Conflict, Forbidden, InvalidOptions, NotFound
+from tournaments import housekeeping
 from tournaments import reads as sel
 from tournaments import services as tournament_services
 from tournaments.models import Round, Tournament
@@ -377,12 +378,12 @@ def test_an_event_starts_by_itself_at_its_announced_time_once_two_are_registered
     assert due.status == Tournament.Status.RUNNING and current(due).match.seat_count == 3
     assert later.status == Tournament.Status.OPEN and current(later) is None
     assert lonely.status == Tournament.Status.OPEN  # one entrant: waits for a second
-    assert tournament_services.tournaments_start_due() == 0  # started once, never twice
+    assert housekeeping.tournaments_start_due() == 0  # started once, never twice
     with pytest.raises(Conflict):
         tournament_services.tournament_start(tournament_id=due.pk, user=host)
 
     tournament_services.tournament_register(tournament_id=lonely.pk, user=users(1)[0])
-    assert tournament_services.tournaments_start_due() == 1
+    assert housekeeping.tournaments_start_due() == 1
     lonely.refresh_from_db()
     assert lonely.status == Tournament.Status.RUNNING
 
