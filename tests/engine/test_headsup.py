@@ -1,4 +1,5 @@
-"""Heads-up Fibber's Dice solved (games/engine/fibbers_dice/headsup.py and solver.py).
+"""Heads-up Fibber's Dice solved (games/engine/fibbers_dice/headsup.py and
+games/solvers/fibbers_dice.py).
 
 The values are checked three ways: the two linear programs of every stage agree (the solver
 refuses otherwise); a best response computed without linear programs gains nothing against the
@@ -20,7 +21,7 @@ from games.engine.fibbers_dice import scores as S
 from games.engine.fibbers_dice.expert import DiceExpert
 from games.engine.simulate import match_seed, play_match
 
-solver = pytest.importorskip("games.engine.fibbers_dice.solver")  # SciPy: a dev dependency
+solver = pytest.importorskip("games.solvers.fibbers_dice")  # SciPy: a dev dependency
 
 RULES = registry.get("fibbers_dice")
 SHIPPED = H.shipped()
@@ -164,3 +165,43 @@ def test_no_decision_outside_heads_up():
     view = RULES.view(single, RULES.to_act(single)[0])
     assert view["public"]["late_entry_open"] is True
     assert H.decision(view, random.Random(1)) is None
+
+
+@pytest.mark.parametrize(("level", "policy"), [("basic", H.BasicPolicy()), ("random", None)])
+def test_the_simple_policies_are_the_bots(level, policy):
+    """``BasicPolicy`` is the basic bot at every decision of a heads-up match (asked through a
+    real view); ``RandomPolicy`` gives every legal answer a chance, as the random bot does."""
+    from games.engine.bots import make_bot
+
+    point = (2, 3)
+    asked = 0
+    for role in (H.STARTER, H.OTHER):
+        for standing in range(H.NONE, H.TOP):
+            history = [] if standing == H.NONE else H.history_for(1 - role, [standing])
+            for roll in range(H.N):
+                view = None if history is None else H.view_for(point, role, history, roll, 3)
+                if view is None:
+                    continue
+                asked += 1
+                seen = {
+                    S.rank(make_bot("fibbers_dice", level, random.Random(k)).choose(view)["score"])
+                    for k in range(1 if policy else 60)
+                }
+                if policy is not None:
+                    assert seen == set(policy.announce(point, role, standing, roll))
+                else:
+                    assert seen <= set(H.RandomPolicy().announce(point, role, standing, roll))
+            if history is None:
+                continue
+            view = H.view_for(point, 1 - role, history, None, 3)
+            if view is not None:
+                previous = history[-2] if len(history) > 1 else H.NONE
+                calls = [
+                    make_bot("fibbers_dice", level, random.Random(k)).choose(view)["type"] == "call"
+                    for k in range(1 if policy else 60)
+                ]
+                if policy is not None:
+                    assert calls[0] == (policy.call(point, 1 - role, previous, standing) == 1.0)
+                else:
+                    assert 0 < sum(calls) < len(calls)
+    assert asked > 600

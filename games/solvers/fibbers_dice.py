@@ -1,9 +1,10 @@
 """Solve heads-up Fibber's Dice exactly (offline; needs SciPy, a development dependency).
 
-Every stage of :mod:`.headsup` (who rolls, the standing announcement, at one point state) is a
-zero-sum signalling game: the roller's 21 possible rolls, the announcements above the standing
-one, and the responder's call-or-believe for each announcement it sees. It is solved by two
-linear programs, one per side, solved apart (HiGHS through ``scipy.optimize.linprog``):
+Every stage of :mod:`games.engine.fibbers_dice.headsup` (who rolls, the standing announcement,
+at one point state) is a zero-sum signalling game: the roller's 21 possible rolls, the
+announcements above the standing one, and the responder's call-or-believe for each announcement
+it sees. It is solved by two linear programs, one per side, solved apart (HiGHS through
+``scipy.optimize.linprog``):
 
 * the **roller's**: realisation weights ``x[r, m]`` (the chance of rolling ``r`` and
   announcing ``m``, summing to the chance of ``r`` over ``m``) maximising the sum over ``m``
@@ -13,11 +14,12 @@ linear programs, one per side, solved apart (HiGHS through ``scipy.optimize.linp
 
 Both optima are the stage's value (minimax); the two are checked to agree within
 :data:`AGREE` for every stage, and a best response to the solution (computed by
-:func:`.headsup.value`, without linear programs) is the independent check of the whole.
+:func:`games.engine.fibbers_dice.headsup.value`, without linear programs) is the independent
+check of the whole.
 
-``python -m games.engine.fibbers_dice.solver [--points N] [--out PATH]`` writes the
-equilibrium the server ships (``headsup.json.gz`` beside this file; all point states up to 10
-points each, about a minute).
+``python -m games.solvers.fibbers_dice [--points N] [--out PATH]`` writes the
+equilibrium the server ships (``games/engine/fibbers_dice/headsup.json.gz``; all point states
+up to 10 points each, about a minute).
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import linprog
 
-from .bots import P_EQ
-from .headsup import (
+from games.engine.fibbers_dice.bots import P_EQ
+from games.engine.fibbers_dice.headsup import (
     DATA,
     NONE,
     OTHER,
@@ -42,7 +44,7 @@ from .headsup import (
     Stakes,
     lose_values,
 )
-from .headsup import N as SCORES
+from games.engine.fibbers_dice.headsup import N as SCORES
 
 #: The two programs of a stage must agree this closely (chances of winning).
 AGREE = 1e-7
