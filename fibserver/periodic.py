@@ -1,7 +1,8 @@
 """The one table of periodic jobs: what Celery beat runs (``fibserver.celery``) and what the
 embedded runner runs (``fibserver.runner``), each job a task addressed by its full name.
 
-Each app's task does its own part: the deadline sweep and the tournaments due (``games``), the
+Each app's task does its own part: the deadline sweep (``games``), the tournaments due
+(``tournaments``), the
 notification relay and purge (``notifications``), the matcher (``matchmaking``), the purge of
 what deleted accounts and old exports left (``accounts``)."""
 
@@ -29,6 +30,7 @@ class Job:
 
 PERIODIC: tuple[Job, ...] = (
     Job("sweep", "games.tasks.sweep", "SWEEP_SECONDS"),
+    Job("tournaments", "tournaments.tasks.start_due", "SWEEP_SECONDS"),
     Job("relay", "notifications.tasks.relay", "SWEEP_SECONDS"),
     Job("purge", "games.tasks.purge", "PURGE_SECONDS"),
     Job("purge-accounts", "accounts.tasks.purge", "PURGE_SECONDS"),

@@ -35,12 +35,6 @@ ERASURE: dict[str, Decision] = {
     # careers, ratings, leaderboards
     "games.Career.user": delete("the user's statistics: they leave every leaderboard"),
     "games.RatingPoint.user": delete("the user's rating history (others' are not recomputed)"),
-    # tournaments
-    "games.Entry.user": handled(
-        "games.services.departure: withdrawn from open tournaments, kept in started ones "
-        "(their rounds and placements are the other players' results)"
-    ),
-    "games.Tournament.host": keep("a tournament the user hosted goes on under the label"),
 }
 
 

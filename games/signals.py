@@ -12,13 +12,12 @@ time it is due) into the step's own statement; no timer fires for it.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from kernel.signals import Signal
 
 if TYPE_CHECKING:
-    from .models import Match, Seat, Tournament
+    from .models import Match, Seat
     from .services.sink import Sink
 
 #: A step was computed and its writes given to ``sink`` (stored with them, or not at all):
@@ -37,6 +36,3 @@ match_ended: Signal[[Match, list[tuple[int, int]]]] = Signal("match_ended")
 #: A bot took the decision of a player's seat (deadline passed, or the player is away), at the
 #: match's current version.
 decision_taken_by_bot: Signal[[Match, Seat]] = Signal("decision_taken_by_bot")
-
-#: Players registered for a tournament before it started (its announced start may be ahead).
-tournament_entered: Signal[[Tournament, list[int], datetime]] = Signal("tournament_entered")

@@ -40,27 +40,11 @@ def record_results(match_id: str) -> bool:
 
 @shared_task(acks_late=True, ignore_result=True)
 def sweep() -> int:
-    """Beat, every second: whatever a lost timer or a crashed worker left behind, and the
-    tournaments whose announced start time has come."""
-    taken = services.deadlines_sweep()
-    services.tournaments_start_due()
-    return taken
+    """Beat, every second: whatever a lost timer or a crashed worker left behind."""
+    return services.deadlines_sweep()
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def purge() -> int:
     """Beat, every few minutes: expired idempotency records."""
     return services.idempotency_purge()
-
-
-@shared_task(acks_late=True, ignore_result=True)
-def tournament_round_ended(match_id: str) -> bool:
-    """A round of a tournament ended: its result, then the next round or the prizes (once)."""
-    return services.tournament_round_ended(match_id=match_id)
-
-
-@shared_task(acks_late=True, ignore_result=True, name="games.tasks.event_round_ended")
-def event_round_ended(match_id: str) -> bool:
-    """The same task under its name before tournaments were called tournaments, for the
-    messages a server sent before it was upgraded (nothing sends it any more)."""
-    return services.tournament_round_ended(match_id=match_id)

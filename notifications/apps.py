@@ -11,6 +11,7 @@ class NotificationsConfig(AppConfig):
         nothing listens to them."""
         from games import signals as games
         from matchmaking import signals as matchmaking
+        from tournaments import signals as tournaments
 
         from . import (
             outbox,
@@ -24,7 +25,7 @@ class NotificationsConfig(AppConfig):
         games.match_started.connect(outbox.match_started)
         games.match_ended.connect(outbox.match_ended)
         games.decision_taken_by_bot.connect(outbox.takeover)
-        games.tournament_entered.connect(outbox.round_starting)
+        tournaments.tournament_entered.connect(outbox.round_starting)
         matchmaking.challenged.connect(outbox.challenged)
         matchmaking.rematch_offered.connect(outbox.rematch_offered)
         matchmaking.looking.connect(outbox.followed_looking)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from celery import current_app, shared_task
 from django.conf import settings
 
-from . import channels, services
+from . import channels, deliveries, services
 
 #: With Celery, a pending delivery this late (seconds) lost its task: the relay sends it again.
 LOST_AFTER = 120
@@ -66,12 +66,12 @@ def relay() -> int:
         pass  # a burst of due reminders: all of them now, a thousand at a time
     sent = 0
     while True:
-        handled, ids = services.dispatch(limit=1000)
+        handled, ids = deliveries.dispatch(limit=1000)
         send(ids)
         sent += len(ids)
         if handled < 1000:
             break
-    again = services.pending_deliveries(late=LOST_AFTER if _celery() else 0)
+    again = deliveries.pending_deliveries(late=LOST_AFTER if _celery() else 0)
     send(again)
     return sent + len(again)
 

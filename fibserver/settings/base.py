@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "api",
     "web",  # the reference web client at /play/
     "matchmaking",  # quick play: the queue, the matcher, blocks
+    "tournaments",  # Fibber's Dice tournaments, above games
     "fibserver",  # the entry points: starts the embedded runner under runserver
 ]
 

@@ -32,9 +32,6 @@ def match_finish(*, match: Match, reason: str, aborted: bool = False, state: Any
     match.finished_at = timezone.now()
     match.deadline = None
     Seat.objects.filter(match=match).update(must_act=False, deadline=None)
-    if match.options.get("tournament"):  # a tournament's round: it moves on (docs/tournaments.md)
-        event_match = match.pk
-        transaction.on_commit(lambda: schedule.tournament_round(event_match))
     if state is not None and not aborted:
         rules = rules_for(match)
         match.placements = rules.placements(state)

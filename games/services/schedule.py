@@ -82,8 +82,3 @@ def deadline(match_id: MatchId, version: int, at: datetime) -> None:
 def results(match_id: MatchId) -> None:
     """The end-of-match work of a finished match."""
     tasks.send(TASK_PREFIX + "record_results", (str(match_id),))
-
-
-def tournament_round(match_id: MatchId) -> None:
-    """The end-of-round work of a tournament's match (docs/tournaments.md)."""
-    tasks.send(TASK_PREFIX + "tournament_round_ended", (str(match_id),))

@@ -17,10 +17,12 @@ from accounts.models import AccountDeletion, User, UsernameHold
 from accounts.services import token_issue, user_register
 from games import services
 from games.engine.bots import random_action
-from games.models import Career, Entry, Event, Match, RatingPoint, Seat, Tournament
+from games.models import Career, Event, Match, RatingPoint, Seat
 from games.services import lobby, match_record_results
 from tests.api.helpers import Player, play_to_the_end
 from tests.services.finished import finished_match
+from tournaments import services as tournament_services
+from tournaments.models import Entry, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -153,8 +155,8 @@ def test_lobby_seats_are_freed_and_open_tournament_entries_withdrawn():
     lobby = host.create(game="fabfib", seats=3)
     services.match_join(match_id=lobby["id"], user=leaver)
     alone = services.match_create(user=leaver, game="fibber", seats=3)
-    tournament = services.tournament_create(user=host.user, name="Cup")
-    services.tournament_register(tournament_id=tournament.pk, user=leaver)
+    tournament = tournament_services.tournament_create(user=host.user, name="Cup")
+    tournament_services.tournament_register(tournament_id=tournament.pk, user=leaver)
     assert delete_me(client, password=PASSWORD).status_code == 204
     assert not Seat.objects.filter(user=leaver, match_id=lobby["id"]).exists()
     assert Match.objects.get(pk=lobby["id"]).status == "lobby"  # the host is still there

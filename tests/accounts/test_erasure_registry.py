@@ -65,9 +65,10 @@ def test_the_apps_that_hold_players_register_and_depart_highest_first():
         "games",
         "notifications",
         "matchmaking",
+        "tournaments",
     ]
     departing = [d.__module__ for d in hooks.departures()]
-    assert departing == ["matchmaking.personal", "games.personal"]
+    assert departing == ["tournaments.personal", "matchmaking.personal", "games.personal"]
 
 
 def test_set_null_only_where_the_field_is_nullable():

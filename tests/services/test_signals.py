@@ -22,6 +22,7 @@ from matchmaking import signals as matchmaking
 from notifications import outbox
 from notifications.models import Kind, Notification
 from tests.notifications.helpers import kinds, move, table, to_act
+from tournaments import signals as tournaments
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,7 @@ def test_the_notifications_listen_to_every_signal_they_need():
     assert outbox.match_started in games.match_started.listeners
     assert outbox.match_ended in games.match_ended.listeners
     assert outbox.takeover in games.decision_taken_by_bot.listeners
-    assert outbox.round_starting in games.tournament_entered.listeners
+    assert outbox.round_starting in tournaments.tournament_entered.listeners
     assert outbox.challenged in matchmaking.challenged.listeners
     assert outbox.rematch_offered in matchmaking.rematch_offered.listeners
     assert outbox.followed_looking in matchmaking.looking.listeners
