@@ -9,8 +9,8 @@ from django.http import HttpRequest
 
 from accounts.deletion import account_delete
 from accounts.models import AccountDeletion, DataExport, Session, User, UsernameHold
-from fibserver.admin import ReadOnlyAdmin
-from fibserver.errors import AppError
+from kernel.admin import ReadOnlyAdmin
+from kernel.errors import AppError
 
 
 @admin.register(User)

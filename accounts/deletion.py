@@ -4,10 +4,10 @@ The user row is not removed: it becomes an anonymous tombstone (username ``~dele
 which no one can register, display name "Deleted player <4 hex>", no password, no e-mail, no
 names, inactive), so that the other players' finished matches, replays and tournaments keep
 their seat under a stable label. Every other row that points at the user is settled as
-:data:`accounts.erasure.ERASURE` decides. The username is held back for
+its app registered (:mod:`accounts.hooks`). The username is held back for
 ``USERNAME_HOLD_DAYS`` (only its hash is kept), then free to register again.
 
-Errors (:class:`fibserver.errors.AppError`): ``invalid_credentials`` when a registered
+Errors (:class:`kernel.errors.AppError`): ``invalid_credentials`` when a registered
 account's password (or a guest's token) does not confirm the deletion; ``not_found`` when the
 account is already deleted.
 """
@@ -22,9 +22,10 @@ from django.apps import apps
 from django.db import models, transaction
 from django.utils import timezone
 
-from fibserver.errors import InvalidCredentials, NotFound
+from kernel.errors import InvalidCredentials, NotFound
 
-from .erasure import ERASURE, Policy
+from . import hooks
+from .erasure import Policy
 from .models import AccountDeletion, Session, User, UsernameHold
 from .sessions import digest_of
 
@@ -74,12 +75,11 @@ def _field(label: str) -> tuple[type[models.Model], str]:
 def account_delete(*, user: User, staff: User | None = None) -> AccountDeletion:
     """Delete ``user``'s account (``staff``: the staff member running it, else the player).
 
-    In one transaction: the seats and tournament entries settled (lobby seats freed, active
-    seats played by the takeover bot, open tournaments withdrawn), every token revoked, the
-    rows :data:`ERASURE` deletes deleted and clears cleared, the username held, the row turned
-    into the tombstone, and the audit record written."""
-    from games.services.departure import player_depart
-    from matchmaking.services import player_depart as queue_depart
+    In one transaction: every app's departure (:func:`accounts.hooks.departures`, the highest
+    app first: tickets out of the queue, lobby seats freed, active seats played by the
+    takeover bot, open tournaments withdrawn), every token revoked, the rows the registered
+    decisions delete deleted and clear cleared, the username held, the row turned into the
+    tombstone, and the audit record written."""
 
     # FOR NO KEY UPDATE: a move that notifies this player (a key-share lock on the row) passes
     # it, so the deletion waiting for that move's match cannot deadlock with it.
@@ -88,9 +88,9 @@ def account_delete(*, user: User, staff: User | None = None) -> AccountDeletion:
     if found is None:
         raise NotFound("No such account.")
     user = found
-    queue_depart(user=user)  # first: a table a matcher pass is forming gets its seat settled
-    player_depart(user=user)
-    for label, decision in ERASURE.items():
+    for depart in hooks.departures():
+        depart(user)
+    for label, decision in hooks.erasure().items():
         model, field = _field(label)
         rows = model._default_manager.filter(**{field: user.pk})
         if decision.policy is Policy.DELETE:

@@ -23,7 +23,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from fibserver.errors import Conflict, NotFound
+from kernel import tasks
+from kernel.errors import Conflict, NotFound
 
 from . import export_document
 from .models import DataExport, User
@@ -44,8 +45,6 @@ def _expire_stale(user: User) -> None:
 
 def export_request(*, user: User) -> DataExport:
     """Start an export of ``user``'s data; ``Conflict`` while another one is under way."""
-    from games.services import schedule
-
     with transaction.atomic():
         # one request at a time
         User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
@@ -57,7 +56,7 @@ def export_request(*, user: User) -> DataExport:
                 job = DataExport.objects.create(user=user)
         except IntegrityError as exc:  # the constraint: another request won the race
             raise Conflict(BUSY) from exc
-        transaction.on_commit(lambda: schedule.export(job.pk))
+        transaction.on_commit(lambda: tasks.send("accounts.tasks.build_export", (str(job.pk),)))
     return job
 
 

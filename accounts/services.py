@@ -1,7 +1,7 @@
 """Account writers (services are the only writers: docs/architecture.md).
 
 Every function is keyword-only, typed and atomic. Bad input raises the project's one error
-type, :class:`fibserver.errors.AppError` (``api.errors`` maps it to HTTP), never anything that
+type, :class:`kernel.errors.AppError` (``api.errors`` maps it to HTTP), never anything that
 would become a 500:
 
 - ``invalid`` (Invalid): a field is malformed; ``fields`` maps field -> messages
@@ -29,7 +29,7 @@ from django.utils import timezone
 from accounts import sessions
 from accounts.deletion import username_held
 from accounts.models import Session, User
-from fibserver.errors import AppError, Conflict, Invalid, InvalidCredentials, Unavailable
+from kernel.errors import AppError, Conflict, Invalid, InvalidCredentials, Unavailable
 
 USERNAME_MIN, USERNAME_MAX = 3, 30
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")

@@ -25,7 +25,7 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from fibserver.errors import NotFound
+from kernel.errors import NotFound
 
 from .models import Session, User
 

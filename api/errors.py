@@ -1,7 +1,7 @@
 """The one error shape, and the one mapping from application errors to HTTP.
 
 Every API error answers ``{"error": {"code": "...", "message": "...", ...details}}``. Services,
-readers and request parsing raise :class:`fibserver.errors.AppError` (which knows nothing of
+readers and request parsing raise :class:`kernel.errors.AppError` (which knows nothing of
 HTTP); :data:`HTTP_STATUS` below is the only place that turns a kind of error into a status.
 DRF's own exceptions are mapped onto the same shape; no 500 should ever come from bad input.
 Plain Django views and the middleware (``api.middleware``) answer the same shape with
@@ -21,7 +21,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from fibserver import errors, outage
+from kernel import errors, outage
 
 #: Application error kind -> HTTP status (the most specific class in an error's MRO wins).
 HTTP_STATUS: dict[type[errors.AppError], int] = {

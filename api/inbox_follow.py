@@ -26,7 +26,7 @@ from api.play.fields import validate
 from api.play.hub import use_redis
 from api.play.notifications import InboxFollowQuery
 from api.play.wait import Page, pages
-from fibserver.errors import AppError, NotAuthenticated
+from kernel.errors import AppError, NotAuthenticated
 from notifications import reads
 from notifications.wake import user_key
 

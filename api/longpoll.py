@@ -32,10 +32,10 @@ from api.errors import exception_handler, method_not_allowed_json
 from api.play.hub import use_redis
 from api.play.queries import feed_of
 from api.play.wait import Page, has_news, pages
-from fibserver.errors import AppError
-from fibserver.ops import metrics
 from games.access import match_pk
 from games.reads import feeds
+from kernel.errors import AppError
+from kernel.ops import metrics
 
 
 def may_wait(request: HttpRequest) -> bool:

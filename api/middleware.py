@@ -45,7 +45,7 @@ from django.urls import Resolver404, resolve
 
 from api.errors import app_error_json, outage_json, status_error_json
 from api.play.body import refuse_unstorable, unstorable
-from fibserver.errors import AppError, Invalid, LengthRequired, NotFound, TooLarge
+from kernel.errors import AppError, Invalid, LengthRequired, NotFound, TooLarge
 
 API_PREFIX = "/api/"
 

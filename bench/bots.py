@@ -22,7 +22,6 @@ safety stops) are summed.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import statistics
@@ -37,7 +36,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
 
 from games.engine import registry
 from games.engine.bots import bot_levels, make_bot
-from games.engine.simulate import match_seed
+from games.engine.simulate import match_seed, wilson
 
 SEATS = 4
 MEMORY_EVERY = 16
@@ -50,15 +49,6 @@ PAIRS = [
     ("expert", "random"),
 ]
 ROW_HEAD = "| bot | against 3 × | matches | win rate | 95 % CI | mean place |"
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 0.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 class Meter:

@@ -52,13 +52,13 @@ util.write_error = write_json_error
 
 
 def on_starting(server: Any) -> None:
-    from fibserver.ops.metrics import clean_multiproc_dir
+    from kernel.ops.metrics import clean_multiproc_dir
 
     clean_multiproc_dir()
 
 
 def child_exit(server: Any, worker: Any) -> None:
-    from fibserver.ops.metrics import process_gone
+    from kernel.ops.metrics import process_gone
 
     process_gone(worker.pid)
 
@@ -81,8 +81,8 @@ if os.environ.get("LOG_FORMAT", "").strip().lower() == "json" or (
     logconfig_dict = {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"context": {"()": "fibserver.ops.logs.ContextFilter"}},
-        "formatters": {"json": {"()": "fibserver.ops.logs.JsonFormatter"}},
+        "filters": {"context": {"()": "kernel.ops.logs.ContextFilter"}},
+        "formatters": {"json": {"()": "kernel.ops.logs.JsonFormatter"}},
         "handlers": {"console": _handler},
         "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
         "loggers": {"gunicorn.error": _own, "gunicorn.access": _own},

@@ -17,7 +17,7 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
 
-from fibserver.ops import tracing
+from kernel.ops import tracing
 
 tracing.setup("follow")  # only with OTEL_* set; before the handler loads its middleware
 
@@ -39,7 +39,7 @@ def _start_embedded_runner() -> None:
         os.environ.get("FIBSERVER_EMBEDDED_RUNNER") == "1"
         and settings.FIBSERVER["TASKS"] == "embedded"
     ):
-        from games import runner
+        from fibserver import runner
 
         runner.start()
 

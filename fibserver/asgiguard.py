@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from fibserver import outage
+from kernel import outage
 
 log = logging.getLogger("fibserver.request")
 

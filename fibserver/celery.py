@@ -14,30 +14,16 @@ app = Celery("fibserver", task_cls="fibserver.healing:HealingTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
-from fibserver.ops import worker as _ops  # noqa: E402, F401  (request ids, task metrics, logs)
+from kernel.ops import worker as _ops  # noqa: E402, F401  (request ids, task metrics, logs)
 
 
 @app.on_after_finalize.connect
 def _schedule_periodic(sender: Celery, **_: object) -> None:
-    """Beat runs the deadline sweep every second or so (``FIBSERVER["SWEEP_SECONDS"]``) and
-    the purge of expired records every ``FIBSERVER["PURGE_SECONDS"]``, the quick-play matcher
-    every ``FIBSERVER["QUEUE_SECONDS"]`` and the daily digests due every
-    ``NOTIFICATIONS["DIGEST_SECONDS"]``."""
-    from django.conf import settings
+    """Beat runs the one table of periodic jobs (``fibserver.periodic``): the deadline sweep
+    and the notification relay every ``FIBSERVER["SWEEP_SECONDS"]``, the purges every
+    ``FIBSERVER["PURGE_SECONDS"]``, the quick-play matcher every ``FIBSERVER["QUEUE_SECONDS"]``
+    and the daily digests due every ``NOTIFICATIONS["DIGEST_SECONDS"]``."""
+    from fibserver.periodic import PERIODIC
 
-    sender.add_periodic_task(
-        settings.FIBSERVER["SWEEP_SECONDS"], sender.signature("games.tasks.sweep"), name="sweep"
-    )
-    sender.add_periodic_task(
-        settings.FIBSERVER["PURGE_SECONDS"], sender.signature("games.tasks.purge"), name="purge"
-    )
-    sender.add_periodic_task(
-        settings.FIBSERVER["QUEUE_SECONDS"],
-        sender.signature("matchmaking.tasks.queue_match"),
-        name="queue",
-    )
-    sender.add_periodic_task(
-        settings.NOTIFICATIONS["DIGEST_SECONDS"],
-        sender.signature("notifications.tasks.digests"),
-        name="digests",
-    )
+    for job in PERIODIC:
+        sender.add_periodic_task(job.seconds(), sender.signature(job.task), name=job.name)

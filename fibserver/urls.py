@@ -24,7 +24,7 @@ urlpatterns = [
     # GraphQL over HTTP (websocket subscriptions on the same path: fibserver.asgi).
     path("graphql/", graphql_view, name="graphql"),
     # /livez/, /readyz/ (/healthz/) and /metrics are answered by the first middleware
-    # (fibserver.ops.middleware), before the host check and any URL conf.
+    # (kernel.ops.middleware), before the host check and any URL conf.
     path("", include("api.urls")),
     # The reference web client: a page and static ES modules over the public API.
     path("", include("web.urls")),

@@ -9,7 +9,7 @@ from api.fast.entry import Entry
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
 
-from fibserver.ops import tracing
+from kernel.ops import tracing
 
 tracing.setup("api")  # only with OTEL_* set; before the handlers load their middleware
 

@@ -1,4 +1,4 @@
-"""Who is asking, and what of a match or a tournament is theirs: shared by the writers
+"""Who is asking, and what of a match is theirs: shared by the writers
 (``games.services``) and the readers (``games.reads``), which import it and never each other's
 internals."""
 
@@ -11,16 +11,14 @@ from typing import TypeAlias
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
-from fibserver.errors import NotFound
+from kernel.errors import NotFound
 
-from .models import Match, Seat, Tournament
+from .models import Match, Seat
 
 #: A match id as clients and tasks give it: a UUID or its text.
 MatchId: TypeAlias = uuid.UUID | str
 #: Whoever asks: a user, or an anonymous visitor (``None`` or Django's AnonymousUser).
 Caller: TypeAlias = User | AnonymousUser | None
-#: A tournament id as clients and tasks give it.
-TournamentId: TypeAlias = uuid.UUID | str
 
 
 def match_pk(match_id: MatchId) -> uuid.UUID:
@@ -41,21 +39,3 @@ def user_seats(seats: Iterable[Seat], user: Caller) -> list[Seat]:
 def is_host(match: Match, user: Caller) -> bool:
     """The player who created the match: they may see and manage it, seated or not."""
     return user is not None and user.is_authenticated and match.created_by_id == user.pk
-
-
-def tournament_pk(tournament_id: TournamentId) -> uuid.UUID:
-    try:
-        return (
-            tournament_id if isinstance(tournament_id, uuid.UUID) else uuid.UUID(str(tournament_id))
-        )
-    except ValueError:
-        raise NotFound("No such tournament.") from None
-
-
-def may_see(tournament: Tournament, user: Caller) -> bool:
-    """A public tournament is seen by everyone; a private one by its host and its entrants."""
-    if tournament.visibility == Match.Visibility.PUBLIC:
-        return True
-    if user is None or not user.is_authenticated:
-        return False
-    return tournament.host_id == user.pk or tournament.entries.filter(user=user).exists()

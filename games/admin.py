@@ -13,21 +13,18 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from fibserver.admin import ReadOnlyAdmin
-from fibserver.errors import AppError
+from kernel.admin import ReadOnlyAdmin
+from kernel.errors import AppError
 
 from . import services
 from .models import (
     Career,
-    Entry,
     Event,
     IdempotencyRecord,
     Match,
     RatingPoint,
     RecordedMatch,
-    Round,
     Seat,
-    Tournament,
     Vacation,
 )
 
@@ -109,36 +106,6 @@ class RecordedMatchAdmin(ReadOnlyAdmin):
 class RatingPointAdmin(ReadOnlyAdmin):
     list_display = ("user", "game", "match", "rating", "place", "played_at")
     list_filter = ("game",)
-
-
-class EntryInline(admin.TabularInline):
-    model = Entry
-    extra = 0
-    can_delete = False
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [f.name for f in Entry._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-@admin.register(Tournament)
-class TournamentAdmin(ReadOnlyAdmin):
-    list_display = ("id", "name", "status", "format", "host", "created_at")
-    list_filter = ("status", "format")
-    search_fields = ("id", "name")
-    inlines = [EntryInline]
-    hidden = ("raffle_seed",)  # secret until the draw: its commitment is public
-
-
-@admin.register(Round)
-class RoundAdmin(ReadOnlyAdmin):
-    list_display = ("tournament", "number", "final", "skipped", "match")
-    list_filter = ("final", "skipped")
 
 
 @admin.register(Vacation)

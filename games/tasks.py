@@ -4,9 +4,10 @@ The services queue them by name through ``games.services.schedule`` (never impor
 module), so the dependency runs one way: tasks -> services. Where they run:
 
 - with Redis, on Celery workers (``acks_late``: a lost worker's task is delivered again), and
-  Celery beat runs :func:`sweep` every second and :func:`purge` every few minutes;
+  Celery beat runs :func:`sweep` every second and :func:`purge` every few minutes (the one
+  table of periodic jobs: ``fibserver.periodic``);
 - in the embedded default (no Redis), on the runner thread of the server process
-  (``games.runner``), which calls these same functions;
+  (``fibserver.runner``), which calls these same functions;
 - in tests (``FIBSERVER["TASKS"] = "inline"``), right after the commit that queued them.
 
 Either way deadlines live in the database, so nothing a crashed process held is lost.
@@ -15,9 +16,6 @@ Either way deadlines live in the database, so nothing a crashed process held is 
 from __future__ import annotations
 
 from celery import shared_task
-
-from notifications import services as notification_services
-from notifications import tasks as notification_tasks
 
 from . import services
 
@@ -42,43 +40,11 @@ def record_results(match_id: str) -> bool:
 
 @shared_task(acks_late=True, ignore_result=True)
 def sweep() -> int:
-    """Beat, every second: whatever a lost timer or a crashed worker left behind, and the
-    tournaments whose announced start time has come."""
-    taken = services.deadlines_sweep()
-    services.tournaments_start_due()
-    notification_tasks.relay()  # reminders due, notifications to their channels
-    return taken
+    """Beat, every second: whatever a lost timer or a crashed worker left behind."""
+    return services.deadlines_sweep()
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def purge() -> int:
-    """Beat, every few minutes: expired idempotency records, old notifications, and the
-    usernames of deleted accounts whose grace period has passed, data exports past their
-    keeping time."""
-    from accounts.deletion import holds_purge
-    from accounts.export import exports_purge
-
-    purged = services.idempotency_purge() + holds_purge() + exports_purge()
-    notification_services.notifications_purge()
-    return purged
-
-
-@shared_task(acks_late=True, ignore_result=True)
-def build_export(export_id: str) -> bool:
-    """A player's data export (once: a job that is no longer pending is left alone)."""
-    from accounts.export import export_build
-
-    return export_build(export_id=export_id)
-
-
-@shared_task(acks_late=True, ignore_result=True)
-def tournament_round_ended(match_id: str) -> bool:
-    """A round of a tournament ended: its result, then the next round or the prizes (once)."""
-    return services.tournament_round_ended(match_id=match_id)
-
-
-@shared_task(acks_late=True, ignore_result=True, name="games.tasks.event_round_ended")
-def event_round_ended(match_id: str) -> bool:
-    """The same task under its name before tournaments were called tournaments, for the
-    messages a server sent before it was upgraded (nothing sends it any more)."""
-    return services.tournament_round_ended(match_id=match_id)
+    """Beat, every few minutes: expired idempotency records."""
+    return services.idempotency_purge()

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from fibserver.admin import ReadOnlyAdmin
+from kernel.admin import ReadOnlyAdmin
 
 from .models import Block, Challenge, Challenged, Follow, Rematch, Ticket
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from fibserver.admin import ReadOnlyAdmin
+from kernel.admin import ReadOnlyAdmin
 
 from .models import Delivery, Device, Notification, Preference, PushSubscription, Webhook
 

@@ -1,8 +1,10 @@
 """The outbox: notifications written by the change that causes them, never on their own.
 
-The services call these hooks inside their transaction; a step's notifications go to the step's
-sink (:mod:`games.services.sink`), so on the optimistic move path they are part of the move's
-one statement (no extra statement at all) and on the locked path one bulk ``INSERT``. A
+These are listeners of the lower apps' signals (``games.signals``, ``matchmaking.signals``,
+connected in :mod:`notifications.apps`), run inside the transaction of their cause; a step's
+notifications go to the step's sink (``sink.rows``, :mod:`games.services.sink`), so on the
+optimistic move path they are part of the move's one statement (no extra statement at all) and
+on the locked path one bulk ``INSERT``. A
 notification's ``key`` is unique per user (``ON CONFLICT DO NOTHING``): a cause retried or
 replayed never writes a second one. What a row holds is public to its recipient (a match id, a
 version, a seat of theirs, a deadline, placements once the match is over); anything drawn from
@@ -24,6 +26,7 @@ from .wake import wake_users
 if TYPE_CHECKING:
     from games.models import Match, Seat
     from games.services.sink import Sink
+    from matchmaking.models import Challenge, Ticket
 
 #: Part of a decision's time left when its reminder fires (``NOTIFICATIONS["REMINDER_LEFT"]``).
 REMINDER_LEFT = 0.2
@@ -76,7 +79,7 @@ def after_step(
                 )
             )
     if rows:
-        sink.notices(rows)
+        sink.rows(Notification, rows)
         users = {r.user_id for r in rows if r.due_at is None}
         if users:
             sink.on_commit(lambda: wake_users(users))
@@ -102,7 +105,7 @@ def match_started(match: Match, seats: list[Seat]) -> None:
     )
 
 
-def match_ended(match: Match, seats: Iterable[tuple[int, int]]) -> None:
+def match_ended(match: Match, seats: list[tuple[int, int]]) -> None:
     """``match_ended`` for every person seated, ``seats`` as ``(user id, position)``: the end
     reason, and the placements (public once a match is over; none when it was aborted)."""
     by_user: dict[int, list[int]] = {}
@@ -148,7 +151,7 @@ def takeover(match: Match, seat: Seat) -> None:
     )
 
 
-def challenged(challenge: Any, players: Iterable[int]) -> None:
+def challenged(challenge: Challenge, players: list[int]) -> None:
     """``challenged``: each player named in a challenge (its id, so a tap opens it)."""
     _insert(
         Notification(
@@ -161,7 +164,7 @@ def challenged(challenge: Any, players: Iterable[int]) -> None:
     )
 
 
-def rematch_offered(match: Match, offer: int, players: Iterable[int]) -> None:
+def rematch_offered(match: Match, offer: int, players: list[int]) -> None:
     """``rematch_offered``: the other humans of a finished match, when one offers a rematch
     (the match is the finished one: its rematch is answered at ``/rematch/``)."""
     _insert(
@@ -184,7 +187,7 @@ def round_notice() -> timedelta:
     return timedelta(seconds=float(seconds))
 
 
-def round_starting(tournament: Any, players: Iterable[int], now: datetime) -> None:
+def round_starting(tournament: Any, players: list[int], now: datetime) -> None:
     """``round_starting``, written ahead of time for each of ``players`` registered for a
     tournament whose start is announced (``starts_at`` in the future): due ``round_notice()``
     before it (at once when that is already past). The reminder sweep fires it if the
@@ -238,21 +241,20 @@ def looking_ticket(key: str) -> int | None:
     return int(ticket) if ticket.isdigit() else None
 
 
-def followed_looking(
-    *, player: int, game: str, ticket: int, followers: Iterable[int], now: datetime
-) -> None:
-    """``followed_looking`` for each of ``followers`` (the caller leaves out anyone blocked
+def followed_looking(ticket: Ticket, followers: list[int], now: datetime) -> None:
+    """``followed_looking`` for each of ``followers`` (the sender leaves out anyone blocked
     either way), written with the ticket, ahead of time: due ``looking_delay()`` later, when
     the reminder sweep fires it if the ticket is still waiting and the follow still stands
     (else deletes it), so a ticket cancelled or matched within seconds tells nobody. A follower
     told about this player within ``looking_window()`` is not written to. It names the player
     and the game, nothing else (not the seats, time control, rating or ticket)."""
-    followers = set(followers)
-    if not followers:
+    player, game = ticket.user_id, ticket.game
+    audience = set(followers)
+    if not audience:
         return
     told = set(
         Notification.objects.filter(
-            user_id__in=followers,
+            user_id__in=audience,
             kind=Kind.FOLLOWED_LOOKING,
             key__startswith=looking_prefix(player),
             due_at__isnull=True,
@@ -267,9 +269,9 @@ def followed_looking(
                 kind=Kind.FOLLOWED_LOOKING,
                 data={"game": game, "player": player},
                 due_at=due,
-                key=f"{looking_prefix(player)}{ticket}",
+                key=f"{looking_prefix(player)}{ticket.pk}",
             )
-            for follower in sorted(followers - told)
+            for follower in sorted(audience - told)
         ),
         wake=False,
     )

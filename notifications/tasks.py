@@ -2,7 +2,7 @@
 
 - :func:`deliver`: a batch of deliveries, each to one channel; a failure is tried again by a
   task sent for after its back-off (the record decides: a lost task is found again);
-- :func:`relay`: run by the sweep (Celery beat's, or the embedded runner's, every second):
+- :func:`relay`: every ``SWEEP_SECONDS`` (Celery beat, or the embedded runner):
   reminders that are due, the outbox relay, and deliveries whose task was lost. Without Celery
   the deliveries are attempted right there, in the sweep.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from celery import current_app, shared_task
 from django.conf import settings
 
-from . import channels, services
+from . import channels, deliveries, services
 
 #: With Celery, a pending delivery this late (seconds) lost its task: the relay sends it again.
 LOST_AFTER = 120
@@ -58,6 +58,7 @@ def send(ids: list[int]) -> None:
             channels.attempt_many(batch)
 
 
+@shared_task(acks_late=True, ignore_result=True, expires=5, name="notifications.tasks.relay")
 def relay() -> int:
     """Reminders due, notifications to hand to the channels, deliveries due again. Returns the
     deliveries sent."""
@@ -65,11 +66,17 @@ def relay() -> int:
         pass  # a burst of due reminders: all of them now, a thousand at a time
     sent = 0
     while True:
-        handled, ids = services.dispatch(limit=1000)
+        handled, ids = deliveries.dispatch(limit=1000)
         send(ids)
         sent += len(ids)
         if handled < 1000:
             break
-    again = services.pending_deliveries(late=LOST_AFTER if _celery() else 0)
+    again = deliveries.pending_deliveries(late=LOST_AFTER if _celery() else 0)
     send(again)
     return sent + len(again)
+
+
+@shared_task(acks_late=True, ignore_result=True, name="notifications.tasks.purge")
+def purge() -> int:
+    """Beat, every ``PURGE_SECONDS``: notifications past their keeping time."""
+    return services.notifications_purge()

@@ -18,7 +18,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from fibserver.devserver import ROOT, EmbeddedServer
+from kernel.devserver import ROOT, EmbeddedServer
 
 
 def chromium_path() -> str | None:

@@ -108,4 +108,6 @@ def fast_or_full(fast: Plain, twin: type[APIView]) -> Plain:
         except HandOver:
             return twin_view(request, match_id=match_id)  # type: ignore[no-any-return]
 
+    # the twin documents the route (api.rest.schema_urls)
+    view.schema_twin = twin  # type: ignore[attr-defined]
     return view

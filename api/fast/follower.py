@@ -46,10 +46,10 @@ from api.play.body import unstorable
 from api.play.hub import hub, use_redis
 from api.play.queries import feed_of
 from api.play.wait import has_news, pages
-from fibserver.errors import AppError
-from fibserver.ops import context, metrics
 from games.access import match_pk
 from games.reads import feeds
+from kernel.errors import AppError
+from kernel.ops import context, metrics
 
 from . import HandOver
 from .probe import Probe, check, response_headers

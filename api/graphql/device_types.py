@@ -13,7 +13,7 @@ from strawberry.types import Info
 
 from api.play.devices import DeviceIn
 from api.play.fields import validate
-from fibserver.errors import NotFound
+from kernel.errors import NotFound
 from notifications import services
 from notifications.models import Device as DeviceRow
 

@@ -26,8 +26,8 @@ from rest_framework.exceptions import APIException
 from strawberry.extensions import SchemaExtension
 
 from api.errors import exception_handler
-from fibserver import outage
-from fibserver.errors import AppError
+from kernel import outage
+from kernel.errors import AppError
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from typing import Any
 from api.play import accounts, matches
 from api.play.fields import validate
 from api.play.queries import LeaderboardQuery
-from fibserver.errors import Invalid
+from kernel.errors import Invalid
 
 
 def given(**values: Any) -> dict[str, Any]:

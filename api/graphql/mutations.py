@@ -15,8 +15,9 @@ from accounts import services as accounts
 from api.authentication import token_key
 from api.play.matches import options_summary
 from api.play.moves import THROTTLE_SCOPE, submit_move
-from fibserver.errors import Invalid
 from games import services
+from kernel.errors import Invalid
+from tournaments import services as tournament_services
 
 from . import inputs
 from . import queue_types as qt
@@ -91,28 +92,28 @@ def _tournament_command(
 
 def _create(info: Info, input: ev.CreateTournamentInput) -> ev.TournamentType | None:
     user = require_user(info)
-    tournament = services.tournament_create(user=user, **input.validated())
+    tournament = tournament_services.tournament_create(user=user, **input.validated())
     return ev.detail(tournament.pk, user)
 
 
 def _register(info: Info, id: strawberry.ID) -> ev.TournamentType | None:
-    return _tournament_command(info, id, services.tournament_register)
+    return _tournament_command(info, id, tournament_services.tournament_register)
 
 
 def _unregister(info: Info, id: strawberry.ID) -> ev.TournamentType | None:
-    return _tournament_command(info, id, services.tournament_unregister)
+    return _tournament_command(info, id, tournament_services.tournament_unregister)
 
 
 def _start(info: Info, id: strawberry.ID) -> ev.TournamentType | None:
-    return _tournament_command(info, id, services.tournament_start)
+    return _tournament_command(info, id, tournament_services.tournament_start)
 
 
 def _next_round(info: Info, id: strawberry.ID) -> ev.TournamentType | None:
-    return _tournament_command(info, id, services.tournament_next_round)
+    return _tournament_command(info, id, tournament_services.tournament_next_round)
 
 
 def _short_format(info: Info, id: strawberry.ID) -> ev.TournamentType | None:
-    return _tournament_command(info, id, services.tournament_switch_short)
+    return _tournament_command(info, id, tournament_services.tournament_switch_short)
 
 
 @strawberry.type

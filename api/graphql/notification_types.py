@@ -22,7 +22,7 @@ from api.play.notifications import (
     preference_changes,
 )
 from api.play.queries import PageQuery
-from fibserver.errors import NotFound
+from kernel.errors import NotFound
 from notifications import reads, services
 from notifications.models import Webhook as WebhookRow
 

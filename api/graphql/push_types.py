@@ -13,7 +13,7 @@ from strawberry.types import Info
 
 from api.play.fields import validate
 from api.play.push import PushSubscriptionIn
-from fibserver.errors import NotFound
+from kernel.errors import NotFound
 from notifications import services
 from notifications.channels.web_push import public_key
 from notifications.models import PushSubscription as PushSubscriptionRow

@@ -13,10 +13,10 @@ from django.db.models import Q, QuerySet
 from strawberry.types import Info
 
 from api.play.queries import whole_number
-from fibserver.errors import Invalid, NotAuthenticated
 from games.access import match_pk
 from games.models import Match
 from games.reads import feeds, leaderboards, lists, replays, views
+from kernel.errors import Invalid, NotAuthenticated
 
 from . import inputs
 from . import queue_types as qt

@@ -13,8 +13,8 @@ from strawberry.types import Info
 
 from api.play.fields import validate
 from api.play.queue import BlockIn, ChallengeCreateIn, TicketCreateIn
-from fibserver.errors import NotFound
-from matchmaking import reads, services
+from kernel.errors import NotFound
+from matchmaking import challenges, reads, services
 
 from .args import MatchID
 from .context import require_user
@@ -172,7 +172,7 @@ class Rematch:
 
 
 def _rematch_answer(user: Any, match_id: MatchID) -> Rematch:
-    offer, humans = services.rematch_read(user=user, match_id=match_id)
+    offer, humans = challenges.rematch_read(user=user, match_id=match_id)
     return Rematch.of(reads.render_rematch(offer, humans))
 
 
@@ -182,13 +182,13 @@ def rematch(info: Info, match_id: MatchID) -> Rematch:
 
 def accept_rematch(info: Info, match_id: MatchID) -> Rematch:
     user = require_user(info)
-    services.rematch_accept(user=user, match_id=match_id)
+    challenges.rematch_accept(user=user, match_id=match_id)
     return _rematch_answer(user, match_id)
 
 
 def decline_rematch(info: Info, match_id: MatchID) -> Rematch:
     user = require_user(info)
-    services.rematch_decline(user=user, match_id=match_id)
+    challenges.rematch_decline(user=user, match_id=match_id)
     return _rematch_answer(user, match_id)
 
 
@@ -280,7 +280,7 @@ def my_challenges(info: Info) -> list[Challenge]:
 
 def challenge_players(info: Info, input: ChallengeInput) -> Challenge:
     user = require_user(info)
-    challenge = services.challenge_create(user=user, **input.validated())
+    challenge = challenges.challenge_create(user=user, **input.validated())
     return _challenge_answer(user, challenge.pk)
 
 
@@ -288,7 +288,7 @@ def accept_challenge(info: Info, id: int) -> Challenge:
     user = require_user(info)
     if id < 1:
         raise NotFound("No such challenge.")
-    services.challenge_accept(user=user, challenge_id=id)
+    challenges.challenge_accept(user=user, challenge_id=id)
     return _challenge_answer(user, id)
 
 
@@ -296,7 +296,7 @@ def decline_challenge(info: Info, id: int) -> Challenge:
     user = require_user(info)
     if id < 1:
         raise NotFound("No such challenge.")
-    services.challenge_decline(user=user, challenge_id=id)
+    challenges.challenge_decline(user=user, challenge_id=id)
     return _challenge_answer(user, id)
 
 

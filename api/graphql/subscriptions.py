@@ -20,9 +20,9 @@ from django.db import close_old_connections, connection
 
 from api.play.hub import use_redis
 from api.play.wait import Page, pages
-from fibserver.ops import metrics
 from games.access import match_pk
 from games.reads import feeds
+from kernel.ops import metrics
 
 from .types import MatchEvent
 

@@ -12,7 +12,7 @@ import strawberry
 
 from api.play.fields import validate
 from api.play.tournaments import TournamentCreateIn
-from games.reads import tournaments as sel
+from tournaments import reads as sel
 
 from .types import PlayerRef, TimeControl, Visibility, _value
 

@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
-from fibserver.errors import Invalid
 from games.engine.skull import cards as skull_cards
+from kernel.errors import Invalid
 
 from .fields import (
     ConstantField,

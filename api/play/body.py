@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 from django.conf import settings
 
-from fibserver.errors import Invalid, MalformedRequest, TooLarge
+from kernel.errors import Invalid, MalformedRequest, TooLarge
 
 #: The deepest a JSON body may nest (objects and arrays). No request needs more than a few
 #: levels; serializers and engines recurse, so a body a thousand levels deep must stop here.

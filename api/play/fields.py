@@ -28,7 +28,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.settings import api_settings
 
-from fibserver.errors import Invalid
+from kernel.errors import Invalid
 
 #: No NUL anywhere in a string (the schema publishes the same pattern).
 NO_NUL = r"^[^\x00]*$"

@@ -1,6 +1,6 @@
 """The follower's wake-up: one Redis pub/sub subscription per process, fanned out in-process.
 
-Services publish "match changed" after commit (:mod:`games.notify`). Every follower in the ASGI
+Services publish "match changed" after commit (:mod:`kernel.wake`). Every follower in the ASGI
 process — a long-poll of the events endpoint (:mod:`api.longpoll`, or the fast lane's follower
 :mod:`api.fast.follower`) or a GraphQL subscription (:mod:`api.graphql.subscriptions`), all in
 the one wait loop :func:`api.play.wait.pages` — registers with the one :data:`hub` and is woken
@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 from django.conf import settings
 
-from games.notify import CHANNEL
+from kernel.wake import CHANNEL
 
 log = logging.getLogger(__name__)
 

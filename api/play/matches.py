@@ -11,12 +11,12 @@ from typing import Any, ClassVar
 
 from rest_framework import serializers
 
-from fibserver.errors import Invalid
 from games.engine import registry
 from games.engine.bots import bot_levels
 from games.engine.options import Option
 from games.models import Match
 from games.timecontrol import TIME_CONTROLS
+from kernel.errors import Invalid
 
 from .fields import (
     ConstantField,

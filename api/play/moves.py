@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from accounts.models import User
-from fibserver.errors import AppError
-from fibserver.ops import metrics
 from games import services
+from kernel.errors import AppError
+from kernel.ops import metrics
 
 from .actions import idempotency_key, validate_action
 from .queries import seat_of

@@ -18,8 +18,9 @@ from rest_framework import serializers
 from games import boards
 from games.engine import registry
 from games.engine.core import Rules
-from games.models import Match, Tournament
+from games.models import Match
 from games.reads import leaderboards
+from tournaments.models import Tournament
 
 from .fields import (
     QueryBooleanField,

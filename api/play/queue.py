@@ -5,7 +5,8 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.engine import registry
-from matchmaking.services import BOTS_AFTER_MAX, CHALLENGE_PLAYERS_MAX
+from matchmaking.challenges import CHALLENGE_PLAYERS_MAX
+from matchmaking.services import BOTS_AFTER_MAX
 
 from .fields import StrictBooleanField, StrictChoiceField, StrictInput, StrictIntegerField
 from .matches import ALL_BOT_LEVELS, SECONDS_MAX

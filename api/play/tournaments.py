@@ -8,7 +8,7 @@ from rest_framework import serializers
 from games.engine.fibbers_dice.rules import MAX_POINTS, MIN_POINTS
 from games.engine.fibbers_dice.tournament import FORMATS
 from games.models import Match
-from games.services.tournaments import MAX_DOOR_PRIZES
+from tournaments.services import MAX_DOOR_PRIZES
 
 from .fields import (
     StrictBooleanField,

@@ -15,10 +15,10 @@ from rest_framework.response import Response
 from api.play import matches as inputs
 from api.play.fields import validate
 from api.play.queries import MatchListQuery, PageQuery, plain
-from fibserver.errors import NotAuthenticated
 from games import services
 from games.models import Match
 from games.reads import lists, views
+from kernel.errors import NotAuthenticated
 
 from .base import MatchBase, paginated
 from .openapi import responses as r

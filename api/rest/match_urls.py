@@ -12,6 +12,7 @@ from api.longpoll import match_events
 
 from . import lobby, records
 from . import matches as v
+from .twins import documented_by
 
 urlpatterns = [
     path("matches/", lobby.MatchListView.as_view(), name="match-list"),
@@ -26,7 +27,11 @@ urlpatterns = [
     path("matches/<str:match_id>/bots/", lobby.BotsView.as_view(), name="match-bots"),
     path("matches/<str:match_id>/start/", lobby.StartView.as_view(), name="match-start"),
     path("matches/<str:match_id>/actions/", fast_or_full(move, v.ActionView), name="match-actions"),
-    path("matches/<str:match_id>/events/", match_events, name="match-events"),
+    path(
+        "matches/<str:match_id>/events/",
+        documented_by(match_events, v.EventsView),
+        name="match-events",
+    ),
     path("matches/<str:match_id>/replay/", records.ReplayView.as_view(), name="match-replay"),
     path(
         "matches/<str:match_id>/replay/steps/<str:n>/",

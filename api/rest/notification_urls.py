@@ -1,6 +1,6 @@
 """Routes of the notification inbox, preferences and webhooks, included under ``/api/``. The
-follower is the async view :func:`api.inbox_follow.inbox_events`; ``documented`` has its DRF
-twin in its place, for the OpenAPI schema."""
+follower is the async view :func:`api.inbox_follow.inbox_events`, documented by its DRF twin
+(``InboxEventsView``)."""
 
 from django.urls import path
 
@@ -8,6 +8,7 @@ from api.inbox_follow import inbox_events
 
 from . import devices, push
 from . import notifications as v
+from .twins import documented_by
 
 _rest = [
     path("me/notifications/", v.InboxView.as_view(), name="notifications"),
@@ -35,10 +36,10 @@ _rest = [
     path("me/devices/<str:device_id>/", devices.DeviceDetailView.as_view(), name="device"),
 ]
 urlpatterns = [
-    path("me/notifications/events/", inbox_events, name="notifications-events"),
-    *_rest,
-]
-documented = [
-    path("me/notifications/events/", v.InboxEventsView.as_view(), name="notifications-events"),
+    path(
+        "me/notifications/events/",
+        documented_by(inbox_events, v.InboxEventsView),
+        name="notifications-events",
+    ),
     *_rest,
 ]

@@ -14,8 +14,8 @@ from rest_framework.response import Response
 
 from api.play.fields import validate
 from api.play.queue import BlockIn, ChallengeCreateIn, TicketCreateIn
-from fibserver.errors import NotFound
-from matchmaking import reads, services
+from kernel.errors import NotFound
+from matchmaking import challenges, reads, services
 
 from .base import MatchBase
 from .openapi import queue as _components  # noqa: F401  (defines the components)
@@ -179,7 +179,7 @@ class RematchView(MatchBase):
         ),
     )
     def get(self, request: Request, match_id: str) -> Response:
-        offer, humans = services.rematch_read(user=request.user, match_id=match_id)
+        offer, humans = challenges.rematch_read(user=request.user, match_id=match_id)
         return Response(reads.render_rematch(offer, humans))
 
     @extend_schema(
@@ -202,8 +202,8 @@ class RematchView(MatchBase):
         ),
     )
     def post(self, request: Request, match_id: str) -> Response:
-        services.rematch_accept(user=request.user, match_id=match_id)
-        offer, humans = services.rematch_read(user=request.user, match_id=match_id)
+        challenges.rematch_accept(user=request.user, match_id=match_id)
+        offer, humans = challenges.rematch_read(user=request.user, match_id=match_id)
         return Response(reads.render_rematch(offer, humans))
 
     @extend_schema(
@@ -222,8 +222,8 @@ class RematchView(MatchBase):
         ),
     )
     def delete(self, request: Request, match_id: str) -> Response:
-        services.rematch_decline(user=request.user, match_id=match_id)
-        offer, humans = services.rematch_read(user=request.user, match_id=match_id)
+        challenges.rematch_decline(user=request.user, match_id=match_id)
+        offer, humans = challenges.rematch_read(user=request.user, match_id=match_id)
         return Response(reads.render_rematch(offer, humans))
 
 
@@ -270,7 +270,7 @@ class ChallengeListView(MatchBase):
     )
     def post(self, request: Request) -> Response:
         data = validate(ChallengeCreateIn, request.data)
-        challenge = services.challenge_create(user=request.user, **data)
+        challenge = challenges.challenge_create(user=request.user, **data)
         found = reads.read_challenge(request.user, challenge.pk)
         assert found is not None
         return Response(reads.render_challenge(found), status=status.HTTP_201_CREATED)
@@ -315,7 +315,9 @@ class ChallengeAcceptView(MatchBase):
         "The challenge is over, you accepted already, or it is yours.",
     )
     def post(self, request: Request, challenge_id: str) -> Response:
-        services.challenge_accept(user=request.user, challenge_id=_id("challenge_id", challenge_id))
+        challenges.challenge_accept(
+            user=request.user, challenge_id=_id("challenge_id", challenge_id)
+        )
         return Response(reads.render_challenge(_challenge(request, challenge_id)))
 
 
@@ -328,7 +330,7 @@ class ChallengeDeclineView(MatchBase):
         "The challenge is over.",
     )
     def post(self, request: Request, challenge_id: str) -> Response:
-        services.challenge_decline(
+        challenges.challenge_decline(
             user=request.user, challenge_id=_id("challenge_id", challenge_id)
         )
         return Response(reads.render_challenge(_challenge(request, challenge_id)))

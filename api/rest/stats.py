@@ -11,10 +11,10 @@ from rest_framework.views import APIView
 
 from api.play.fields import validate
 from api.play.queries import GameQuery, LeaderboardQuery, RequiredGameQuery, plain
-from fibserver.errors import NotAuthenticated
 from games import boards
 from games.engine import registry
 from games.reads import leaderboards
+from kernel.errors import NotAuthenticated
 
 from . import serializers_stats as out
 from .openapi.builders import enum

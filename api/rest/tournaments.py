@@ -1,5 +1,5 @@
-"""The tournaments API (docs/tournaments.md): thin views over ``games.services.tournaments`` and
-``games.reads.tournaments``."""
+"""The tournaments API (docs/tournaments.md): thin views over ``tournaments.services`` and
+``tournaments.reads``."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from rest_framework.response import Response
 from api.play.fields import validate
 from api.play.queries import PageQuery, TournamentListQuery, plain
 from api.play.tournaments import TournamentCreateIn
-from games import services
-from games.reads import tournaments as sel
+from tournaments import reads as sel
+from tournaments import services
 
 from .base import MatchBase, paginated, user_or_none
 from .openapi import responses as r

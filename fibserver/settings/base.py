@@ -69,10 +69,12 @@ INSTALLED_APPS = [
     "api",
     "web",  # the reference web client at /play/
     "matchmaking",  # quick play: the queue, the matcher, blocks
+    "tournaments",  # Fibber's Dice tournaments, above games
+    "fibserver",  # the entry points: starts the embedded runner under runserver
 ]
 
 MIDDLEWARE = [
-    "fibserver.ops.middleware.OpsMiddleware",  # outermost: request id, request metrics and log
+    "kernel.ops.middleware.OpsMiddleware",  # outermost: request id, request metrics and log
     "api.middleware.JsonErrorsMiddleware",  # first: every error under /api/ has the JSON shape
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files, with DEBUG off too
@@ -281,9 +283,9 @@ CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 1000)
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
 # "text" (the default here) or "json": one JSON object a line with the request id, match id and
-# user id of the work at hand (fibserver/ops/logs.py; the production default).
+# user id of the work at hand (kernel/ops/logs.py; the production default).
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "").strip().lower() or "text"
-# One log line per request (method, route, status, milliseconds; fibserver/ops/middleware.py).
+# One log line per request (method, route, status, milliseconds; kernel/ops/middleware.py).
 LOG_REQUESTS = env_bool("LOG_REQUESTS", False)
 
 
@@ -294,7 +296,7 @@ def logging_config(level: str, fmt: str) -> dict[str, Any]:
         raise ImproperlyConfigured("LOG_FORMAT must be text or json.")
     formatters: dict[str, Any] = {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
-        "json": {"()": "fibserver.ops.logs.JsonFormatter"},
+        "json": {"()": "kernel.ops.logs.JsonFormatter"},
     }
     handler = {
         "class": "logging.StreamHandler",
@@ -309,7 +311,7 @@ def logging_config(level: str, fmt: str) -> dict[str, Any]:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"context": {"()": "fibserver.ops.logs.ContextFilter"}},
+        "filters": {"context": {"()": "kernel.ops.logs.ContextFilter"}},
         "formatters": {fmt: formatters[fmt]},
         "handlers": {"console": handler},
         "root": {"handlers": ["console"], "level": level},
@@ -319,7 +321,7 @@ def logging_config(level: str, fmt: str) -> dict[str, Any]:
 
 LOGGING = logging_config(LOG_LEVEL, LOG_FORMAT)
 
-# --- Metrics (fibserver/ops, docs/operations.md) ------------------------------------------------
+# --- Metrics (kernel/ops, docs/operations.md) ------------------------------------------------
 
 # /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it does not exist
 # (404). Counted across processes with PROMETHEUS_MULTIPROC_DIR (read by prometheus-client).
@@ -332,7 +334,7 @@ def _fibserver_settings() -> dict[str, Any]:
     return {
         # Where follow-up work (bot turns, deadline timers, end-of-match work) runs: "celery"
         # on Celery workers (needs REDIS_URL), "embedded" on the runner thread of the server
-        # process (games/runner.py: the README's one command), "inline" right after the commit
+        # process (fibserver/runner.py: the README's one command), "inline" right after the commit
         # in the calling thread (tests and scripts).
         "TASKS": os.environ.get("FIBSERVER_TASKS", "celery" if REDIS_URL else "embedded"),
         # Pause before a bot seat acts, on a Celery worker or the embedded runner (seconds).

@@ -20,7 +20,7 @@ from .base import DEV_SECRET_KEY, LOG_LEVEL, env_bool, env_int, env_list, loggin
 
 DEBUG = False
 
-# JSON log lines (fibserver/ops/logs.py, docs/operations.md). A line per request is opt-in
+# JSON log lines (kernel/ops/logs.py, docs/operations.md). A line per request is opt-in
 # (LOG_REQUESTS, about 50 µs of CPU a request): the proxy's access log has one for every request,
 # with the same request id.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "").strip().lower() or "json"

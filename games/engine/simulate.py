@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import random
 import statistics
 import time
 from collections.abc import Sequence
 from typing import Any
 
-from .bots import make_bot
+from .bots import Bot, make_bot
 from .core import JSON, Rules
 from .replay import Recorder
 
@@ -33,6 +34,8 @@ class MatchResult:
     record: JSON | None
     #: why the match ended (``Rules.end_reason``), ``None`` when it did not
     end_reason: str | None = None
+    #: the game's summary of the final state (``Rules.summary``), ``None`` when unfinished
+    summary: JSON | None = None
 
 
 def play_match(
@@ -46,13 +49,16 @@ def play_match(
     check: bool = True,
     max_actions: int = MAX_ACTIONS,
     index: int = 0,
+    bots: Sequence[Bot] | None = None,
 ) -> MatchResult:
-    """Play one match with a bot per seat; every bot sees only its seat's view."""
+    """Play one match with a bot per seat; every bot sees only its seat's view. ``bots``:
+    bot objects to play instead of new bots of ``levels``."""
     scheduler = random.Random(f"schedule:{bot_seed}:{seed}")
-    bots = [
-        make_bot(rules.game_id, level, random.Random(f"bot:{bot_seed}:{seed}:{s}"))
-        for s, level in enumerate(levels)
-    ]
+    if bots is None:
+        bots = [
+            make_bot(rules.game_id, level, random.Random(f"bot:{bot_seed}:{seed}:{s}"))
+            for s, level in enumerate(levels)
+        ]
     errors: list[str] = []
     recorder = Recorder(rules, seats, options, seed)
     actions = 0
@@ -91,7 +97,19 @@ def play_match(
         placements=rules.placements(recorder.state) if finished else None,
         record=recorder.record,
         end_reason=rules.end_reason(recorder.state) if finished else None,
+        summary=rules.summary(recorder.state) if finished else None,
     )
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a rate of ``wins`` in ``n`` (shared wins count as
+    fractions)."""
+    if n == 0:
+        return 0.0, 0.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -126,6 +144,7 @@ def simulate(
     wins = [0.0] * seats
     place_sums = [0] * seats
     reasons: dict[str, int] = {}
+    plays: list[int] = []  # games that count plays (Fibber: discards) in their summary
     for index in range(matches):
         result = play_match(
             rules,
@@ -144,6 +163,8 @@ def simulate(
             errors.append({"match": index, "seed": result.seed, "errors": result.errors[:5]})
         if result.end_reason is not None:
             reasons[result.end_reason] = reasons.get(result.end_reason, 0) + 1
+        if result.summary is not None and "plays" in result.summary:
+            plays.append(result.summary["plays"])
         if result.placements:
             winners = [s for s, p in enumerate(result.placements) if p == 1]
             for s in winners:
@@ -178,7 +199,37 @@ def simulate(
             reason: round(n / max(1, matches), 4) for reason, n in sorted(reasons.items())
         },
         "win_rate": [round(w / done, 4) for w in wins],
+        "win_rate_ci95": [[round(x, 4) for x in wilson(w, done)] for w in wins],
+        # per level: the share of matches a seat of that level won, over its seats (seats of
+        # one match are not independent, so the interval is a little narrow for a level
+        # seated more than once)
+        "levels": _levels(levels, wins, done),
         "mean_placement": [round(p / done, 3) for p in place_sums],
+        **(
+            {
+                "plays": {
+                    "median": percentile(plays, 0.5),
+                    "p99": percentile(plays, 0.99),
+                    "max": max(plays),
+                }
+            }
+            if plays
+            else {}
+        ),
         "seconds": round(seconds, 3),
         "matches_per_second": round(matches / seconds, 1) if seconds else None,
     }
+
+
+def _levels(levels: Sequence[str], wins: Sequence[float], done: int) -> JSON:
+    out: JSON = {}
+    for level in sorted(set(levels)):
+        seats = [s for s, name in enumerate(levels) if name == level]
+        won = sum(wins[s] for s in seats)
+        n = done * len(seats)
+        out[level] = {
+            "seats": len(seats),
+            "win_rate": round(won / n, 4),
+            "ci95": [round(x, 4) for x in wilson(won, n)],
+        }
+    return out

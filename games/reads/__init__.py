@@ -9,7 +9,6 @@ One module per thing read; in each, ``read_<what>`` reads it from the database (
 - :mod:`.feeds`      the caller's event feed after a sequence number;
 - :mod:`.lists`      the open lobby, a player's matches and turns;
 - :mod:`.replays`    a finished match's record, its step-by-step re-run and its statistics;
-- :mod:`.tournaments`  Fibber's Dice tournaments: lists, the detail, the raffle, my match;
 - :mod:`.leaderboards` ratings, boards and player statistics;
 - :mod:`.redaction`  whose eyes a caller looks through, and each log row as a seat may see it;
 - :mod:`.store`      the one seam between the readers and the database vendor (snapshots, the

@@ -23,7 +23,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from accounts.models import User
-from fibserver.errors import Invalid, NotFound
+from kernel.errors import Invalid, NotFound
 
 from .. import boards
 from ..engine import registry

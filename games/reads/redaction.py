@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from fibserver.errors import Forbidden
+from kernel.errors import Forbidden
 
 from ..engine import registry
 from ..engine.core import redact_event

@@ -9,7 +9,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from fibserver.errors import Conflict, Invalid, NotFound
+from kernel.errors import Conflict, Invalid, NotFound
 
 from ..engine import registry
 from ..engine.replay import FORMAT, JOIN_ACTION, Rerun, RerunError, result_of

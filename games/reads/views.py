@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 
-from fibserver.errors import Forbidden, NotFound
+from kernel.errors import Forbidden, NotFound
 
 from ..access import Caller, MatchId, is_host, match_pk, user_seats
 from ..engine import registry

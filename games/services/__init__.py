@@ -9,8 +9,6 @@
 - :mod:`.sink`         where a step's writes go: the ORM, or one statement (:mod:`.optimistic`);
 - :mod:`.clock`        bot turns, takeovers after a deadline, the sweep;
 - :mod:`.finisher`     every end of a match;
-- :mod:`.tournaments`  Fibber's Dice tournaments: registration, rounds, prizes
-                       (docs/tournaments.md);
 - :mod:`.results`      the end-of-match work, exactly once per match: careers, ratings,
                        rating history and leaderboards (their rules in :mod:`.tally`);
 - :mod:`.rebuild`      the same aggregates rebuilt from the whole match history;
@@ -24,7 +22,7 @@
 Every writer locks the match row (or, :mod:`.optimistic`, writes only if the version it read
 is still the match's), checks what it expects (status, version, seat), applies
 through the engine, appends events, bumps the version, sets deadlines and queues follow-up work
-on commit. Errors are :class:`fibserver.errors.AppError`.
+on commit. Errors are :class:`kernel.errors.AppError`.
 """
 
 from .actions import action_submit
@@ -43,16 +41,6 @@ from .lobby import (
 from .optimistic import action_submit_optimistic
 from .rebuild import stats_rebuild
 from .results import match_record_results
-from .tournaments import (
-    tournament_create,
-    tournament_next_round,
-    tournament_register,
-    tournament_round_ended,
-    tournament_start,
-    tournament_switch_short,
-    tournament_unregister,
-    tournaments_start_due,
-)
 
 __all__ = [
     "action_submit",
@@ -72,12 +60,4 @@ __all__ = [
     "match_record_results",
     "match_start",
     "stats_rebuild",
-    "tournament_create",
-    "tournament_next_round",
-    "tournament_register",
-    "tournament_round_ended",
-    "tournament_start",
-    "tournament_switch_short",
-    "tournament_unregister",
-    "tournaments_start_due",
 ]

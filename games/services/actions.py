@@ -12,7 +12,7 @@ import orjson
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
-from fibserver.errors import (
+from kernel.errors import (
     Conflict,
     Forbidden,
     IdempotencyKeyReused,

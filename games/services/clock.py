@@ -16,9 +16,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.db.models.functions import Now
 
-from fibserver.ops import metrics
-from notifications import outbox
+from kernel.ops import metrics
 
+from .. import signals
 from ..engine.bots import bot_levels, make_bot
 from ..engine.core import Rules
 from ..models import Match, Seat
@@ -62,7 +62,7 @@ def take_over(
         seats=seats,
         deadline=deadline,
     )
-    outbox.takeover(match, seat)
+    signals.decision_taken_by_bot.send(match, seat)
     return step.state
 
 

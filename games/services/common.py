@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.models import DateTimeField, Func
 from django.utils import timezone
 
-from fibserver.errors import Conflict, Forbidden, NotFound
+from kernel.errors import Conflict, Forbidden, NotFound
 
 from ..access import Caller, MatchId, is_host, match_pk, user_seats
 from ..engine import registry

@@ -20,19 +20,17 @@ from django.db import transaction
 
 from accounts.models import User
 
-from ..models import Entry, Match, Seat, Tournament
+from ..models import Match, Seat
 from . import schedule
 from .common import bump, locked, seats_of
 from .lobby import match_leave
-from .tournaments import tournaments_host_departed
 
 
 @transaction.atomic
 def player_depart(*, user: User) -> dict[str, int]:
-    """Settle every seat and entry of ``user``; returns how many of each were handled
-    (``freed``, ``taken_over``, ``withdrawn``, and ``hosted``: the tournaments they host, which
-    go on without them). Idempotent."""
-    done = {"freed": 0, "taken_over": 0, "withdrawn": 0}
+    """Settle every seat of ``user``; returns how many were handled (``freed``,
+    ``taken_over``). Idempotent. (Tournament entries are the tournaments' departure.)"""
+    done = {"freed": 0, "taken_over": 0}
     match_ids = (
         Seat.objects.filter(user=user)
         .filter(match__status__in=[Match.Status.LOBBY, Match.Status.ACTIVE])
@@ -47,15 +45,6 @@ def player_depart(*, user: User) -> dict[str, int]:
             done["freed"] += 1
         elif match.status == Match.Status.ACTIVE and _hand_to_bot(match, user):
             done["taken_over"] += 1
-    entries = Entry.objects.filter(user=user, tournament__status=Tournament.Status.OPEN)
-    for entry in entries.select_related("tournament"):
-        tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
-        if tournament.status == Tournament.Status.OPEN:
-            entry.delete()
-            tournament.version += 1
-            tournament.save(update_fields=["version"])
-            done["withdrawn"] += 1
-    done["hosted"] = tournaments_host_departed(user=user)
     return done
 
 
@@ -83,6 +72,6 @@ def _hand_to_bot(match: Match, user: User) -> bool:
 
 
 def _publish(match_id: object, version: int) -> None:
-    from ..notify import publish
+    from kernel.wake import publish
 
     publish(match_id, version)

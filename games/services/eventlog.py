@@ -50,6 +50,6 @@ def append_events(
 
 
 def _publish(match_id: uuid.UUID, version: int) -> None:
-    from ..notify import publish
+    from kernel.wake import publish
 
     publish(match_id, version)

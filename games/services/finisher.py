@@ -10,9 +10,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from fibserver.errors import Conflict
-from notifications import outbox
+from kernel.errors import Conflict
 
+from .. import signals
 from ..engine.core import Event as EngineEvent
 from ..engine.core import Step
 from ..models import Match, Seat
@@ -32,9 +32,6 @@ def match_finish(*, match: Match, reason: str, aborted: bool = False, state: Any
     match.finished_at = timezone.now()
     match.deadline = None
     Seat.objects.filter(match=match).update(must_act=False, deadline=None)
-    if match.options.get("tournament"):  # a tournament's round: it moves on (docs/tournaments.md)
-        event_match = match.pk
-        transaction.on_commit(lambda: schedule.tournament_round(event_match))
     if state is not None and not aborted:
         rules = rules_for(match)
         match.placements = rules.placements(state)
@@ -48,7 +45,7 @@ def match_finish(*, match: Match, reason: str, aborted: bool = False, state: Any
         match_pk = match.pk
         transaction.on_commit(lambda: schedule.results(match_pk))
     people = Seat.objects.filter(match=match, user__isnull=False, bot_level="")
-    outbox.match_ended(match, people.values_list("user_id", "position"))
+    signals.match_ended.send(match, list(people.values_list("user_id", "position")))
 
 
 @transaction.atomic

@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from fibserver.errors import Conflict, Forbidden, InvalidOptions, NotFound
-from notifications import outbox
+from kernel.errors import Conflict, Forbidden, InvalidOptions, NotFound
 
+from .. import signals
 from ..engine import registry
 from ..engine.bots import bot_levels
 from ..engine.core import EngineError, Rules
@@ -277,7 +277,7 @@ def _start(match: Match) -> None:
     match.state = rules.to_json(step.state)
     append_events(match, step, actor=None, action=None, by_bot=False)
     vacation.on_start(match, seats)
-    outbox.match_started(match, seats)
+    signals.match_started.send(match, seats)
     after_change(match, step.state, rules, seats=seats)
 
 

@@ -32,7 +32,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
 from accounts.models import User
-from fibserver.errors import NotFound
+from kernel.errors import NotFound
 
 from ..models import IdempotencyRecord, Match, Seat
 from ..reads import views
@@ -141,5 +141,5 @@ def _answer(
     the last ``RECENT_EVENTS`` up to the move's) and its new engine state: no query."""
     first = match.last_seq - settings.FIBSERVER["RECENT_EVENTS"]
     events: list[Any] = [e for e in recent if e.seq > first]
-    events += [e for e in batch.rows if e.seq > first]
+    events += [e for e in batch.event_rows if e.seq > first]
     return views.render_view(match, user, position, seats, events, state)

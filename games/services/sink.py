@@ -8,10 +8,11 @@ the work queued on commit — in one place; a sink only stores it:
 - :class:`Batch` (PostgreSQL) collects them and writes the whole step in **one** statement: a
   conditional ``UPDATE`` of the match (``WHERE version = <the version the step was computed
   from>``) and, only when that row was updated, the events ``INSERT`` and the seats
-  ``UPDATE`` (and the step's notifications, :mod:`notifications.outbox`), as data-modifying
-  CTEs of that statement. In autocommit that statement is its own
-  transaction: all of it or nothing is stored, and a concurrent writer (which always bumps the
-  version) makes it store nothing. Follow-up work is queued only once it has been stored.
+  ``UPDATE`` (and the rows the step's listeners add, :meth:`Sink.rows`: the notifications of
+  ``notifications.outbox``), as data-modifying CTEs of that statement. In autocommit that
+  statement is its own transaction: all of it or nothing is stored, and a concurrent writer
+  (which always bumps the version) makes it store nothing. Follow-up work is queued only once
+  it has been stored.
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ from typing import Any, Protocol
 import orjson
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from psycopg.types.json import Jsonb
-
-from notifications.models import Notification
 
 from .. import hotsql
 from ..models import Event, IdempotencyRecord, Match, Seat
@@ -42,7 +41,11 @@ class Sink(Protocol):
 
     def finishing(self) -> None: ...
 
-    def notices(self, rows: list[Notification]) -> None: ...
+    def rows(self, model: type[models.Model], rows: list[Any]) -> None:
+        """Rows of any table, from a listener of the step (``games.signals.step_committed``):
+        inserted with the step, a row whose unique key is taken skipped (``ON CONFLICT DO
+        NOTHING``: a cause retried or replayed writes nothing twice)."""
+        ...
 
 
 class OrmSink:
@@ -74,8 +77,8 @@ class OrmSink:
     def finishing(self) -> None:
         return None
 
-    def notices(self, rows: list[Notification]) -> None:
-        Notification.objects.bulk_create(rows, ignore_conflicts=True)
+    def rows(self, model: type[models.Model], rows: list[Any]) -> None:
+        model._default_manager.bulk_create(rows, ignore_conflicts=True)
 
 
 ORM = OrmSink()
@@ -92,17 +95,17 @@ class Batch:
     def __init__(self, match: Match) -> None:
         self.pk = match.pk
         self.version = match.version
-        self.rows: list[Event] = []
+        self.event_rows: list[Event] = []
         self.seat_rows: list[Seat] = []
         self.seat_fields: list[str] = []
         self.match_fields: list[str] = []
         self.match_obj: Match | None = None
         self.work: list[Callable[[], None]] = []
         self.record: IdempotencyRecord | None = None
-        self.note_rows: list[Notification] = []
+        self.added: dict[type[models.Model], list[Any]] = {}
 
     def events(self, rows: list[Event]) -> None:
-        self.rows.extend(rows)
+        self.event_rows.extend(rows)
 
     def seats(self, seats: list[Seat], changes: dict[int, set[str]]) -> None:
         if changes:
@@ -120,8 +123,9 @@ class Batch:
     def finishing(self) -> None:
         raise NotBatched("the match ends")
 
-    def notices(self, rows: list[Notification]) -> None:
-        self.note_rows.extend(rows)
+    def rows(self, model: type[models.Model], rows: list[Any]) -> None:
+        if rows:
+            self.added.setdefault(model, []).extend(rows)
 
     def answer(self, record: IdempotencyRecord) -> None:
         """Store this answer to an ``Idempotency-Key`` with the step (in the same statement:
@@ -136,23 +140,23 @@ class Batch:
         record = [self.record] if self.record is not None else []
         text = _statement(
             tuple(self.match_fields),
-            len(self.rows),
+            len(self.event_rows),
             bool(record),
             tuple(self.seat_fields) if self.seat_rows else (),
             len(self.seat_rows),
-            len(self.note_rows),
+            tuple((model, len(rows)) for model, rows in self.added.items()),
         )
         params = _values(Match, tuple(self.match_fields), [self.match_obj], False, db)
         params += [self.pk, self.version, Match.Status.ACTIVE]
-        if self.rows:
-            params += _values(Event, _INSERTED[Event], self.rows, True, db)
+        if self.event_rows:
+            params += _values(Event, _inserted(Event), self.event_rows, True, db)
         if record:
-            params += _values(IdempotencyRecord, _INSERTED[IdempotencyRecord], record, True, db)
+            params += _values(IdempotencyRecord, _inserted(IdempotencyRecord), record, True, db)
         if self.seat_rows:
             names = ("position", *self.seat_fields)
             params += _values(Seat, names, self.seat_rows, False, db)
-        if self.note_rows:
-            params += _values(Notification, _INSERTED[Notification], self.note_rows, True, db)
+        for model, rows in self.added.items():
+            params += _values(model, _inserted(model), rows, True, db)
         return text, params
 
     def store(self) -> bool:
@@ -168,11 +172,10 @@ class Batch:
         return stored
 
 
-#: The columns an ``INSERT`` of a model writes (every concrete one but the key), by name.
-_INSERTED: dict[type[models.Model], tuple[str, ...]] = {
-    model: tuple(f.name for f in model._meta.concrete_fields if not f.primary_key)
-    for model in (Event, IdempotencyRecord, Notification)
-}
+@functools.cache
+def _inserted(model: type[models.Model]) -> tuple[str, ...]:
+    """The columns an ``INSERT`` of a model writes (every concrete one but the key), by name."""
+    return tuple(f.name for f in model._meta.concrete_fields if not f.primary_key)
 
 
 @functools.lru_cache(maxsize=256)
@@ -182,10 +185,11 @@ def _statement(
     record: bool,
     seat_fields: tuple[str, ...],
     seats: int,
-    notices: int = 0,
+    added: tuple[tuple[type[models.Model], int], ...] = (),
 ) -> str:
     """The text of a step's statement, by its shape: which match columns change, how many
-    events and seats it writes, and whether it stores an ``Idempotency-Key``'s answer."""
+    events and seats it writes, whether it stores an ``Idempotency-Key``'s answer, and how many
+    rows of which tables the step's listeners add."""
     sets = [
         f'"{_field(Match, name).column}" = {_param(_field(Match, name))}' for name in match_fields
     ]
@@ -207,15 +211,15 @@ def _statement(
             f"(VALUES {', '.join([row] * seats)}) AS v({names}) "
             'WHERE t."match_id" = m."id" AND t."position" = v."position")'
         )
-    if notices:  # a cause already notified (its key taken) writes nothing more
-        parts.append(_insert("n", Notification, notices, " ON CONFLICT DO NOTHING"))
+    for number, (model, rows) in enumerate(added):  # a cause already written: nothing more
+        parts.append(_insert(f"a{number}", model, rows, " ON CONFLICT DO NOTHING"))
     parts.append(" SELECT count(*) FROM m")
     return "".join(parts)
 
 
 def _insert(alias: str, model: type[models.Model], rows: int, tail: str = "") -> str:
     """A CTE inserting ``rows`` rows of ``model`` if ``m`` updated a row."""
-    fields = [_field(model, name) for name in _INSERTED[model]]
+    fields = [_field(model, name) for name in _inserted(model)]
     columns = ", ".join(f'"{f.column}"' for f in fields)
     row = "(" + ", ".join(_param(f) for f in fields) + ")"
     return (

@@ -8,9 +8,9 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from fibserver.ops import metrics
-from notifications import outbox
+from kernel.ops import metrics
 
+from .. import signals
 from ..engine.core import Action, Rules, Step
 from ..models import Match, Seat
 from ..timecontrol import TIME_CONTROLS
@@ -114,7 +114,7 @@ def after_change(
     earliest: datetime | None = None
     needs_bot = False
     all_seats = seats if seats is not None else seats_of(match)
-    before = outbox.waiting(all_seats)
+    before = {s.position for s in all_seats if s.must_act}  # decisions pending before
     for seat in all_seats:
         must = seat.position in to_act
         deadline = None
@@ -139,7 +139,7 @@ def after_change(
             seat.must_act, seat.deadline = must, deadline
             changes.setdefault(seat.position, set()).update(("must_act", "deadline"))
     sink.seats(all_seats, changes)
-    outbox.after_step(match, all_seats, before, actor, sink)  # your turn, reminders
+    signals.step_committed.send(match, all_seats, before, actor, sink)
     new_deadline = earliest != match.deadline
     match.deadline = earliest
     match_pk, version = match.pk, match.version

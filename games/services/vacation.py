@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 
 from accounts.models import User
-from fibserver.errors import Conflict, Invalid, NotFound
+from kernel.errors import Conflict, Invalid, NotFound
 
 from ..models import Match, Seat, Vacation
 from ..reads.vacation import DAY, current, days_per_year, days_used
@@ -143,7 +143,7 @@ def _pause(match_id: object, user: User, until: datetime | None, *, push: timede
 
 
 def _publish(match_id: object, version: int) -> None:
-    from ..notify import publish
+    from kernel.wake import publish
 
     publish(match_id, version)
 

@@ -126,7 +126,7 @@ def attempt_many(ids: list[int]) -> dict[int, float]:
     if good_hooks:
         Webhook.objects.filter(pk__in=good_hooks, failures__gt=0).update(failures=0)
     if failed_hooks:
-        from ..services import webhook_failed
+        from ..deliveries import webhook_failed
 
         for hook in failed_hooks:
             webhook_failed(webhook=hook)

@@ -12,15 +12,17 @@ from django.db import transaction
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from accounts import deletion
+from accounts import deletion, tasks
 from accounts.models import AccountDeletion, User, UsernameHold
 from accounts.services import token_issue, user_register
-from games import services, tasks
+from games import services
 from games.engine.bots import random_action
-from games.models import Career, Entry, Event, Match, RatingPoint, Seat, Tournament
+from games.models import Career, Event, Match, RatingPoint, Seat
 from games.services import lobby, match_record_results
 from tests.api.helpers import Player, play_to_the_end
 from tests.services.finished import finished_match
+from tournaments import services as tournament_services
+from tournaments.models import Entry, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -153,8 +155,8 @@ def test_lobby_seats_are_freed_and_open_tournament_entries_withdrawn():
     lobby = host.create(game="fabfib", seats=3)
     services.match_join(match_id=lobby["id"], user=leaver)
     alone = services.match_create(user=leaver, game="fibber", seats=3)
-    tournament = services.tournament_create(user=host.user, name="Cup")
-    services.tournament_register(tournament_id=tournament.pk, user=leaver)
+    tournament = tournament_services.tournament_create(user=host.user, name="Cup")
+    tournament_services.tournament_register(tournament_id=tournament.pk, user=leaver)
     assert delete_me(client, password=PASSWORD).status_code == 204
     assert not Seat.objects.filter(user=leaver, match_id=lobby["id"]).exists()
     assert Match.objects.get(pk=lobby["id"]).status == "lobby"  # the host is still there
@@ -192,7 +194,7 @@ def test_an_active_match_goes_on_with_the_takeover_bot_in_the_seat():
 def test_the_other_players_followers_are_woken_when_the_seat_is_handed_over(monkeypatch):
     """The seat shows away under the tombstone's label at a new version: a follower waiting on
     the match is woken at that version even when the seat need not act (no bot step follows)."""
-    from games import notify
+    from kernel import wake as notify
 
     woken: list[tuple[str, int]] = []
     monkeypatch.setattr(

@@ -1,14 +1,17 @@
-"""Every reference to the user model has a deletion decision (accounts/erasure.py): a model
-that adds a foreign key, one-to-one or many-to-many table to the user fails here until it says
-what deleting an account does to its rows."""
+"""Every reference to the user model has a deletion decision, registered by the app that holds
+it (accounts/hooks.py): a model that adds a foreign key, one-to-one or many-to-many table to
+the user fails here until its app's registration says what deleting an account does to its
+rows."""
 
 from __future__ import annotations
 
+import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import models
 
-from accounts.erasure import ERASURE, Policy
+from accounts import hooks
+from accounts.erasure import Policy, keep
 
 
 def references_to_the_user() -> set[str]:
@@ -31,16 +34,45 @@ def test_the_finder_sees_the_known_references():
 
 
 def test_every_reference_to_the_user_has_a_decision():
-    missing = sorted(references_to_the_user() - set(ERASURE))
-    assert missing == [], f"add a line to accounts/erasure.py ERASURE for: {missing}"
+    missing = sorted(references_to_the_user() - set(hooks.erasure()))
+    assert missing == [], f"add a line to its app's registration (accounts.hooks) for: {missing}"
+
+
+def test_the_drift_check_sees_a_registration_go_missing():
+    """Take one app's registration away and its tables show up as uncovered."""
+    part = next(p for p in hooks.parts() if p.app == "notifications")
+    try:
+        hooks._parts.pop("notifications")
+        missing = references_to_the_user() - set(hooks.erasure())
+        assert "notifications.Device.user" in missing
+    finally:
+        hooks._parts["notifications"] = part
 
 
 def test_every_decision_is_about_a_real_reference():
-    assert sorted(set(ERASURE) - references_to_the_user()) == []
+    assert sorted(set(hooks.erasure()) - references_to_the_user()) == []
+
+
+def test_an_app_decides_only_for_its_own_tables():
+    with pytest.raises(ValueError):
+        hooks.register("matchmaking", erasure={"games.Seat.user": keep("not its own")})
+
+
+def test_the_apps_that_hold_players_register_and_depart_highest_first():
+    assert [p.app for p in hooks.parts()] == [
+        "admin",
+        "accounts",
+        "games",
+        "notifications",
+        "matchmaking",
+        "tournaments",
+    ]
+    departing = [d.__module__ for d in hooks.departures()]
+    assert departing == ["tournaments.personal", "matchmaking.personal", "games.personal"]
 
 
 def test_set_null_only_where_the_field_is_nullable():
-    for label, decision in ERASURE.items():
+    for label, decision in hooks.erasure().items():
         if decision.policy is Policy.SET_NULL:
             app_model, _, name = label.rpartition(".")
             assert apps.get_model(app_model)._meta.get_field(name).null, label

@@ -12,9 +12,8 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from accounts import deletion, export, export_document
+from accounts import deletion, export, export_document, tasks
 from accounts.models import DataExport
-from games import tasks
 from tests.api.helpers import Player, assert_error, play_to_the_end
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection, connections
 
 from accounts.models import DataExport
-from games.services.schedule import local_queue
+from kernel.tasks import local_queue
 from tests.api.helpers import Player
 
 pytestmark = [

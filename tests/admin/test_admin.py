@@ -97,12 +97,14 @@ def test_every_model_is_in_the_admin_read_only_and_without_its_secrets(staff):
     ours = [
         m
         for m in apps.get_models()
-        if m._meta.app_label in {"accounts", "games", "notifications", "matchmaking"}
+        if m._meta.app_label in {"accounts", "games", "notifications", "matchmaking", "tournaments"}
     ]
     inline = {i.model for a in django_admin.site._registry.values() for i in a.inlines}
     missing = [m._meta.label for m in ours if m not in django_admin.site._registry]
     assert [label for label in missing if apps.get_model(label) not in inline] == []
-    assert {"games.Seat", "games.Entry"} <= set(missing)  # shown inside their match, event
+    assert {"games.Seat", "tournaments.Entry"} <= set(
+        missing
+    )  # shown inside their match, tournament
     for model in ours:
         if model not in django_admin.site._registry:
             continue

@@ -399,7 +399,7 @@ def test_form_encoded_body_is_415_not_500(api_client):
 def test_database_refuses_case_variants_even_past_the_service_check():
     """The race the service's pre-check cannot see: the unique index on lower(username)."""
     from accounts.services import _save_new
-    from fibserver.errors import Conflict
+    from kernel.errors import Conflict
 
     User.objects.create(username="alice")
     with pytest.raises(Conflict) as caught:

@@ -25,7 +25,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from fibserver.devserver import free_port
+from kernel.devserver import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 GUEST = b"/api/auth/guest/"

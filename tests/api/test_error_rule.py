@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from api.errors import HTTP_STATUS, http_status
-from fibserver import errors
+from kernel import errors
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,8 +19,8 @@ import pytest
 from django.db import connection
 
 from accounts.services import guest_create
-from fibserver.devserver import free_port
 from games import services
+from kernel.devserver import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,7 +12,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from api.play.body import MAX_JSON_DEPTH, check_tree
-from fibserver.errors import Invalid, MalformedRequest
+from kernel.errors import Invalid, MalformedRequest
 
 from .helpers import Player, assert_error, db_fingerprint
 

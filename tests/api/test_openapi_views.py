@@ -22,11 +22,11 @@ import pytest
 
 from api.play import actions, matches
 from api.play.fields import validate
-from fibserver.errors import Invalid
 from games.engine import registry
 from games.engine.bots import make_bot
 from games.engine.core import InvalidOptions, Rules
 from games.engine.replay import Recorder, Rerun
+from kernel.errors import Invalid
 from tests.engine.helpers import all_tables, table_id
 
 from .openapi_validation import assert_fits, errors

@@ -16,7 +16,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
-from fibserver.outage import RETRY_AFTER_SECONDS
+from kernel.outage import RETRY_AFTER_SECONDS
 
 from .helpers import Player, assert_error
 

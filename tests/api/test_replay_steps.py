@@ -29,7 +29,8 @@ from games.engine import registry
 from games.engine.bots import random_action
 from games.models import Event, Match, Seat
 from games.reads import replays
-from tests.services.test_tournaments import current, event_with, play_out
+from tests.tournaments.test_tournaments import current, event_with, play_out
+from tournaments import services as tournament_services
 
 from .helpers import Player, assert_error
 
@@ -123,9 +124,9 @@ def test_every_step_equals_what_the_player_saw_live_and_the_last_the_end(rules):
 
 def test_a_late_entrant_joining_a_single_round_event_is_a_step_that_adds_a_seat():
     host, event, _players = event_with(3)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     match_id = current(event).match_id
-    services.tournament_register(tournament_id=event.pk, user=guest_create()[0])
+    tournament_services.tournament_register(tournament_id=event.pk, user=guest_create()[0])
     play_out(match_id, random.Random(4))
     client = APIClient()
     record = client.get(f"/api/matches/{match_id}/replay/").json()

@@ -18,8 +18,9 @@ from games.engine import registry
 from games.engine.bots import random_action
 from games.engine.fibbers_dice import tournament as pure
 from games.engine.replay import verify
-from games.models import Entry, Event, Match, Seat
+from games.models import Event, Match, Seat
 from games.reads.replays import read_replay
+from tournaments.models import Entry
 
 from .helpers import Player
 from .openapi_validation import assert_fits

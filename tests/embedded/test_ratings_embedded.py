@@ -8,10 +8,10 @@ import time
 
 import pytest
 
-from games import runner
+from fibserver import runner
 from games.engine.bots import random_action
 from games.models import Career, RatingPoint
-from games.services.schedule import local_queue
+from kernel.tasks import local_queue
 from tests.api.helpers import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,11 +9,12 @@ import time
 import pytest
 
 from accounts.services import guest_create
-from games import runner, services
+from fibserver import runner
+from games import services
 from games.engine import registry
 from games.engine.replay import verify
 from games.models import Event, Match, Seat
-from games.services.schedule import local_queue
+from kernel.tasks import local_queue
 from tests.api.helpers import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -75,7 +76,7 @@ def test_a_player_marked_away_gets_back_in_between_the_bot_moves(embedded):
     seat = Seat.objects.get(match=match, position=away)
     assert not seat.away and seat.timeouts == 0
     queued = local_queue.take(timeout=1)
-    assert queued is not None and queued[0] == "run_bot_turn"
+    assert queued is not None and queued[0] == "games.tasks.run_bot_turn"
     match_id, version = queued[1]
     assert services.bot_act(match_id=match_id, expected_version=version) is False, "stale"
     assert not Event.objects.filter(match=match, by_bot=True).exists()

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from fibserver.devserver import EmbeddedServer
+from kernel.devserver import EmbeddedServer
 
 pytestmark = pytest.mark.slow
 

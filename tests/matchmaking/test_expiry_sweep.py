@@ -13,8 +13,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import runner
-from games.services.schedule import local_queue
+from fibserver import runner
+from kernel.tasks import local_queue
 from matchmaking.models import Ticket
 from tests.api.helpers import Player
 

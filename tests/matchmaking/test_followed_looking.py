@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from matchmaking.models import Block, Follow
+from notifications import deliveries as note_deliveries
 from notifications import services as note_services
 from notifications.models import Channel, Delivery, Kind, Notification, Webhook
 from tests.api.helpers import Player
@@ -133,7 +134,7 @@ def test_the_channel_preference_is_honoured():
     assert answer.json()["channels"]["webhook"]["followed_looking"] is False
     queue(star)
     fire()
-    note_services.dispatch()
+    note_deliveries.dispatch()
     hooked = set(
         Delivery.objects.filter(
             channel=Channel.WEBHOOK, notification__kind=Kind.FOLLOWED_LOOKING

@@ -13,8 +13,8 @@ import pytest
 from django.db import connection, connections
 
 from accounts.services import guest_create
-from fibserver.errors import Conflict
 from games.models import Seat
+from kernel.errors import Conflict
 from matchmaking import services
 from matchmaking.models import Ticket
 

@@ -238,7 +238,7 @@ def test_live_matches_have_no_reminders():
 
 
 def test_the_purge_deletes_old_notifications_and_keeps_recent_ones_and_pending_reminders():
-    from games.tasks import purge
+    from notifications.tasks import purge
 
     _match, users = _async_table()
     old = Notification.objects.filter(kind=Kind.MATCH_STARTED, user=users[0])

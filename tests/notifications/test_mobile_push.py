@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from notifications import services
+from notifications import deliveries
 from notifications.channels import attempt_many
 from notifications.models import Delivery, Device, Notification
 from notifications.tasks import relay
@@ -139,7 +139,7 @@ def test_429_and_5xx_are_tried_again_after_the_services_retry_after(settings, pl
             (503, {"reason": "ServiceUnavailable"}, {}),
         ]
         register(users[0], platform, APNS_TOKEN if platform == "apns" else "fcm-retry")
-        count, ids = services.dispatch()
+        count, ids = deliveries.dispatch()
         assert count and ids
         before = timezone.now()
         again = attempt_many(ids)

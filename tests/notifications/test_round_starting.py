@@ -11,10 +11,10 @@ import pytest
 from django.utils import timezone
 
 from accounts.services import guest_create
-from games.models import Tournament
-from games.services import tournaments
 from notifications import reads, services
 from notifications.models import Kind, Notification
+from tournaments import services as tournaments
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 

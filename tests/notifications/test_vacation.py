@@ -8,11 +8,11 @@ from datetime import timedelta
 import pytest
 from django.test import override_settings
 
-from fibserver.errors import Conflict, Invalid, NotFound
 from games import services
 from games.models import Match, Seat, Vacation
 from games.reads.vacation import vacation_status
 from games.services.vacation import vacation_end, vacation_start
+from kernel.errors import Conflict, Invalid, NotFound
 from tests.api.helpers import assert_error
 from tests.notifications.helpers import move, table, to_act
 

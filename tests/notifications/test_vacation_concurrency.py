@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-from fibserver.errors import Conflict
 from games.models import Seat, Vacation
 from games.services.vacation import vacation_end, vacation_start
+from kernel.errors import Conflict
 from tests.services.test_ratings_concurrency import in_threads
 
 from .helpers import move, table, to_act

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.services import guest_create
-from notifications import channels, services
+from notifications import channels, deliveries, services
 from notifications.models import Delivery, Kind, Notification
 
 from .receivers import http_receiver
@@ -43,11 +43,11 @@ def test_dispatch_returns_each_new_delivery_once(local_hooks):
     }
     for user in users:
         _notes(user, 4)
-    handled, ids = services.dispatch(limit=5)
+    handled, ids = deliveries.dispatch(limit=5)
     assert handled == 5 and len(ids) == 10 == len(set(ids))
-    handled, more = services.dispatch(limit=100)
+    handled, more = deliveries.dispatch(limit=100)
     assert handled == 7 and len(more) == 14 and not set(ids) & set(more)
-    assert services.dispatch() == (0, [])
+    assert deliveries.dispatch() == (0, [])
     rows = Delivery.objects.filter(pk__in=ids + more)
     assert rows.count() == 24 and {d.status for d in rows} == {"pending"}
     assert {(d.notification.user_id, d.webhook_id) for d in rows} == {
@@ -60,13 +60,13 @@ def test_the_lost_task_catch_up_leaves_fresh_deliveries_alone(local_hooks):
     user = guest_create()[0]
     services.webhook_create(user=user, url="http://h.test/")
     _notes(user, 2)
-    _, ids = services.dispatch()
-    assert services.pending_deliveries(late=120) == []  # their tasks are on their way
-    assert sorted(services.pending_deliveries(late=0)) == sorted(ids)
+    _, ids = deliveries.dispatch()
+    assert deliveries.pending_deliveries(late=120) == []  # their tasks are on their way
+    assert sorted(deliveries.pending_deliveries(late=0)) == sorted(ids)
     Delivery.objects.filter(pk=ids[0]).update(created_at=timezone.now() - timedelta(minutes=3))
-    assert services.pending_deliveries(late=120) == [ids[0]]
+    assert deliveries.pending_deliveries(late=120) == [ids[0]]
     Delivery.objects.filter(pk=ids[1]).update(not_before=timezone.now() - timedelta(minutes=3))
-    assert sorted(services.pending_deliveries(late=120)) == sorted(ids)
+    assert sorted(deliveries.pending_deliveries(late=120)) == sorted(ids)
 
 
 def test_a_batch_records_each_deliverys_own_attempt(local_hooks):
@@ -75,7 +75,7 @@ def test_a_batch_records_each_deliverys_own_attempt(local_hooks):
         ok_hook = services.webhook_create(user=user, url=good)
         bad_hook = services.webhook_create(user=user, url=bad)
         _notes(user, 3)
-        _, ids = services.dispatch()
+        _, ids = deliveries.dispatch()
         again = channels.attempt_many(ids)
         sent = Delivery.objects.filter(webhook=ok_hook)
         failing = Delivery.objects.filter(webhook=bad_hook)

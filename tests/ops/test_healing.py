@@ -10,9 +10,8 @@ import psycopg
 import pytest
 from django.db import OperationalError, connection, transaction
 
-from fibserver import healing
+from fibserver import healing, runner
 from fibserver.celery import app
-from games import runner
 from games import tasks as game_tasks
 
 POSTGRES = connection.vendor == "postgresql"
@@ -62,10 +61,11 @@ def test_no_second_run_inside_a_transaction_of_the_caller():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_embedded_runner_runs_a_task_again_on_a_fresh_connection(monkeypatch):
+def test_the_embedded_runner_runs_a_task_again_on_a_fresh_connection():
+    """The runner calls the same task objects as a worker (``kernel.tasks.task``)."""
     calls, work = _flaky(failures=1)
-    monkeypatch.setitem(runner._TASKS, "flaky", work)
-    runner._run("flaky")
+    app.task(name="tests.ops.flaky_on_the_runner")(work)
+    runner._run("tests.ops.flaky_on_the_runner")
     assert len(calls) == 2
 
 

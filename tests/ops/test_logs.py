@@ -11,8 +11,8 @@ import orjson
 import pytest
 from django.test import Client
 
-from fibserver.ops.logs import ContextFilter, JsonFormatter
 from fibserver.settings.base import logging_config
+from kernel.ops.logs import ContextFilter, JsonFormatter
 from tests.api.test_lean_move import two_player_match
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from prometheus_client.parser import text_string_to_metric_families
 
-from fibserver.ops import metrics
+from kernel.ops import metrics
 from tests.api.helpers import Player
 from tests.api.test_lean_move import legal, turn, two_player_match
 

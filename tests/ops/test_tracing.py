@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fibserver.ops import tracing
+from kernel.ops import tracing
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,13 +13,13 @@ import pytest
 from django.core.management import call_command
 
 from accounts.services import guest_create
-from fibserver.errors import InvalidOptions
 from games import services
 from games.engine import registry
 from games.engine.bots import random_action
 from games.engine.replay import verify
 from games.models import Event, Match, Seat
 from games.reads.replays import read_replay
+from kernel.errors import InvalidOptions
 
 pytestmark = pytest.mark.django_db
 
@@ -212,7 +212,7 @@ def test_the_sweep_requeues_a_bot_turn_left_waiting(settings, monkeypatch):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_embedded_runner_enforces_deadlines_without_celery(settings):
-    from games import runner
+    from fibserver import runner
 
     settings.FIBSERVER = {**settings.FIBSERVER, "SWEEP_SECONDS": 0.2}
     match, _ = live_match()

@@ -1,12 +1,14 @@
-"""The layers import one way: tasks -> services, never back (docs: games/services/__init__.py),
-and the domain (games, accounts, fibserver.errors) knows nothing of the HTTP/GraphQL layer.
+"""The apps import one way, down the order of docs/architecture.md (kernel < accounts < games <
+matchmaking, tournaments < notifications < the faces < the entry points), and inside ``games``
+tasks -> services, never back (docs: games/services/__init__.py).
 
 The import graph is read from the source (every ``import`` and ``from … import``, those inside
-functions included), so a deferred import cannot hide a cycle."""
+functions included), so a deferred import cannot hide an upward call or a cycle."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,19 @@ import pytest
 from games.services import schedule
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "accounts", "api", "fibserver", "web")
+#: The order of the apps, lowest first; the apps of one layer stand side by side and import
+#: neither each other nor anything above them.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("kernel",),
+    ("accounts",),
+    ("games",),
+    ("matchmaking", "tournaments"),
+    ("notifications",),
+    ("api", "web"),
+    ("fibserver",),
+)
+PACKAGES = tuple(app for layer in LAYERS for app in layer)
+RANK = {app: rank for rank, layer in enumerate(LAYERS) for app in layer}
 
 
 def module_of(path: Path) -> str:
@@ -89,11 +103,46 @@ def test_the_graph_sees_the_known_edges():
     """The reader is not vacuous: it finds the imports this test relies on."""
     assert "games.services" in GRAPH["games.tasks"]
     assert "games.services.schedule" in GRAPH["games.services.clock"]
-    assert "games.tasks" in GRAPH["games.runner"]
+    assert "kernel.tasks" in GRAPH["fibserver.runner"]
     assert "games.tasks" in GRAPH["games.apps"]  # the one registration, at app start-up
+    assert "accounts.models" in GRAPH["games.services.lobby"]  # downward edges are read too
 
 
-@pytest.mark.parametrize("forbidden", ["games.tasks", "games.runner"])
+def upward() -> list[str]:
+    """Every import that runs up the order of the apps, or across one layer."""
+    problems = []
+    for name in sorted(GRAPH):
+        here = name.split(".")[0]
+        for target in sorted(GRAPH[name]):
+            there = target.split(".")[0]
+            if there != here and RANK[there] >= RANK[here]:
+                problems.append(f"{name} imports {target}")
+    return problems
+
+
+def test_every_project_package_is_in_the_order():
+    on_disk = {
+        p.parent.name for p in ROOT.glob("*/apps.py") if (p.parent / "__init__.py").exists()
+    } | {"kernel"}
+    assert on_disk == set(PACKAGES)
+
+
+def test_no_app_imports_up_the_order_or_across_its_layer():
+    assert upward() == []
+
+
+def test_the_order_check_is_not_vacuous():
+    """An upward import, were it there, would be caught: the check sees the faces' imports of
+    the domain, which run down, and would report the reverse."""
+    assert any(t.startswith("games.") for t in GRAPH["api.play.moves"])
+    GRAPH["kernel.errors"].add("games.models")
+    try:
+        assert "kernel.errors imports games.models" in upward()
+    finally:
+        GRAPH["kernel.errors"].discard("games.models")
+
+
+@pytest.mark.parametrize("forbidden", ["games.tasks", "fibserver.runner"])
 def test_no_service_imports_the_tasks_or_the_runner(forbidden):
     services = sorted(name for name in GRAPH if name.split(".")[:2] == ["games", "services"])
     assert len(services) > 10
@@ -111,7 +160,7 @@ def test_no_import_cycle_goes_through_the_tasks():
     assert "games.tasks" not in {m for name in seen for m in GRAPH[name]}
 
 
-@pytest.mark.parametrize("package", ["games", "accounts", "fibserver.errors"])
+@pytest.mark.parametrize("package", ["games", "accounts", "kernel.errors"])
 def test_the_domain_does_not_import_the_api_layer(package):
     names = sorted(n for n in GRAPH if n == package or n.startswith(package + "."))
     problems = [
@@ -123,33 +172,38 @@ def test_the_domain_does_not_import_the_api_layer(package):
     assert problems == []
 
 
-def test_every_task_the_services_send_by_name_exists():
-    """Sent by name, so a typo would only show at run time: each name schedule.py sends is a
-    Celery task of games.tasks."""
+TASK_NAME = re.compile(r"^(" + "|".join(PACKAGES) + r")\.tasks\.\w+$")
+
+
+def test_every_task_sent_by_name_exists():
+    """Tasks are sent by name (:mod:`kernel.tasks`), so a typo would only show at run time:
+    every task name written in the source (``"<app>.tasks.<task>"``, or ``TASK_PREFIX + …`` in
+    games' schedule) is a registered Celery task, and so is every periodic job's."""
     from celery import current_app
 
-    tree = ast.parse(Path(schedule.__file__).read_text())
+    from fibserver.periodic import PERIODIC
+
     sent = set()
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.BinOp)
-            and isinstance(node.right, ast.Constant)
-            and ast.unparse(node.left) == "TASK_PREFIX"
-        ):
-            sent.add(node.right.value)
-        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
-            func = ast.unparse(node.func)
-            if func in {"_task", "local_queue.put"}:
-                sent.add(node.args[0].value)
-    assert sent == {
-        "run_bot_turn",
-        "enforce_deadline",
-        "record_results",
-        "tournament_round_ended",
-        "build_export",
-    }
-    for name in sent:
-        assert schedule.TASK_PREFIX + name in current_app.tasks, name
+    for path in MODULES.values():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                sent |= {node.value} if TASK_NAME.match(node.value) else set()
+            if (
+                isinstance(node, ast.BinOp)
+                and isinstance(node.right, ast.Constant)
+                and ast.unparse(node.left) == "TASK_PREFIX"
+            ):
+                sent.add(schedule.TASK_PREFIX + node.right.value)
+    assert {
+        "games.tasks.run_bot_turn",
+        "games.tasks.enforce_deadline",
+        "games.tasks.record_results",
+        "tournaments.tasks.round_ended",
+        "accounts.tasks.build_export",
+        "notifications.tasks.deliver",
+    } <= sent
+    assert {job.task for job in PERIODIC} <= sent
+    assert sorted(name for name in sent if name not in current_app.tasks) == []
 
 
 TYPED = {"user", "caller", "match_id", "rules"}
@@ -183,9 +237,9 @@ def test_services_and_selectors_type_user_match_id_and_rules():
 
 def test_generic_code_names_no_game_and_no_games_option():
     """what differs by game is a hook on Rules (``places`` for Skull's two tribes),
-    not a game's id or one of its own options in the services and readers. The exception is
-    Fibber's Dice tournaments (games/services/tournaments.py, games/reads/tournaments.py, their
-    models) and the ``tournament`` option that marks their rounds."""
+    not a game's id or one of its own options in the services and readers. (Fibber's Dice
+    tournaments are an app of their own, ``tournaments``, and the ``tournament`` option marks
+    their rounds.)"""
     from games.engine import registry
 
     names = set(registry.game_ids())
@@ -193,12 +247,9 @@ def test_generic_code_names_no_game_and_no_games_option():
         for options in rules.option_examples:
             names |= {key for key in options if "_" in key}  # two_tribes, not "points"
     generic = (
-        [
-            p
-            for p in sorted((ROOT / "games" / "services").glob("*.py"))
-            if p.name != "tournaments.py"
-        ]
+        sorted((ROOT / "games" / "services").glob("*.py"))
         + sorted((ROOT / "games" / "reads").glob("*.py"))
+        + [ROOT / "kernel" / "wake.py"]
         + [
             ROOT / "games" / name
             for name in (
@@ -207,8 +258,6 @@ def test_generic_code_names_no_game_and_no_games_option():
                 "boards.py",
                 "rating.py",
                 "tasks.py",
-                "runner.py",
-                "notify.py",
                 "timecontrol.py",
             )
         ]

@@ -10,7 +10,7 @@ import pytest
 import redis
 from django.conf import settings
 
-from games import notify
+from kernel import wake as notify
 
 pytestmark = pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (CI sets REDIS_URL)")
 

@@ -16,6 +16,7 @@ from games.engine.bots import random_action
 from games.models import Match
 from games.reads.views import render_view
 from games.services import schedule
+from kernel import tasks as dispatch
 
 from .test_deadlines import live_match
 
@@ -32,7 +33,7 @@ def sent(settings, monkeypatch) -> list[tuple]:
         def send_task(self, name, args, **kwargs):
             out.append((name.rsplit(".", 1)[1], tuple(args), kwargs.get("eta")))
 
-    monkeypatch.setattr(schedule, "current_app", App())
+    monkeypatch.setattr(dispatch, "current_app", App())
     return out
 
 

@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.services import guest_create
-from fibserver.errors import InvalidOptions
 from games import services
 from games.models import Career, Match, RatingPoint, RecordedMatch
 from games.rating import MU, SIGMA, START
+from kernel.errors import InvalidOptions
 
 from .finished import BOT, finished_match, people
 from .test_deadlines import live_match

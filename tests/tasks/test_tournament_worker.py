@@ -15,10 +15,11 @@ from games.engine import registry
 from games.engine.bots import make_bot
 from games.engine.fibbers_dice import tournament as pure
 from games.engine.replay import verify
-from games.models import Match, RecordedMatch, Round, Seat, Tournament
+from games.models import Match, RecordedMatch, Seat
 from games.reads.replays import read_replay
 from tests.api.helpers import Player
 from tests.tasks.test_worker import worker  # noqa: F401  (the real-worker fixture)
+from tournaments.models import Round, Tournament
 
 pytestmark = [
     pytest.mark.slow,

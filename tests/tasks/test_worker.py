@@ -18,12 +18,12 @@ from django.conf import settings as django_settings
 from django.db import connection
 
 from accounts.services import guest_create
-from fibserver.errors import Forbidden, StaleVersion
 from games import services
 from games.engine import registry
 from games.engine.replay import verify
 from games.models import Event, Match, Seat
 from games.reads.replays import read_replay
+from kernel.errors import Forbidden, StaleVersion
 from tests.api.helpers import applied_actions, replays_to_stored_state
 
 ROOT = Path(__file__).resolve().parents[2]

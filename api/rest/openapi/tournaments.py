@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engine.fibbers_dice.tournament import FORMATS
-from games.models import Tournament
+from tournaments.models import Tournament
 
 from .builders import (
     BOOL,

@@ -1,5 +1,6 @@
 """Fibber's Dice ``expert``: determinized rollouts against the strong bots it plays, with the
-standing announcer's dice drawn from a belief (games/engine/fibbers_dice/belief.py).
+standing announcer's dice drawn from a belief (games/engine/fibbers_dice/belief.py); in a
+heads-up match, the solved game (games/engine/fibbers_dice/headsup.py).
 
 The strong bot's opponent models (an honest announcer mixed with an uninformative one, a caller
 with a cutoff) are far from how strong bots really play, and a uniform determinization cannot
@@ -41,6 +42,7 @@ from typing import Any
 from ..bots import register_bot
 from ..core import JSON, Action
 from ..search import Adapter, Budget, SearchBot
+from . import headsup
 from . import scores as S
 from .belief import (
     Observer,
@@ -94,6 +96,9 @@ class DiceExpert(SearchBot):
         self.fit = 0.0
         self.misfit = MISFIT
         self.seen: set[tuple[int, int]] = set()
+        #: Play the solved game in heads-up matches (off: the search alone, as measured in
+        #: bench/bots.md).
+        self.solved = True
 
     def _rollout_bot(self, rng: random.Random) -> RolloutBot:
         return RolloutBot(rng, self.observer.records)
@@ -107,6 +112,14 @@ class DiceExpert(SearchBot):
         return state
 
     def choose(self, view: JSON) -> Action:
+        if self.solved and len(view["public"]["out"]) == 2:
+            # A heads-up match: the solved game's equilibrium (games/engine/fibbers_dice/
+            # headsup.py), which no strategy beats on average. At the end of a larger match
+            # the search goes on: it won more there against the bots it was measured with
+            # (docs/bot-levels.md).
+            found = headsup.decision(view, self.rng)
+            if found is not None:
+                return found
         # The models are learnt from this seat's views only, as each strong bot learns from
         # its own. (Also learning from this seat's own announcements at once, which the next
         # seat sees even when a call ends the sequence before this seat sees it again, was

@@ -11,11 +11,13 @@ from typing import Any
 from django.db.models import QuerySet
 
 from accounts.models import User
-from fibserver.errors import NotFound
+from games.access import Caller
+from games.engine import registry
+from games.models import Match, Seat
+from kernel.errors import NotFound
 
-from ..access import Caller, may_see, tournament_pk
-from ..engine import registry
-from ..models import Match, Round, Seat, Tournament
+from .access import may_see, tournament_pk
+from .models import Round, Tournament
 
 
 def read_tournament(tournament_id: uuid.UUID | str, *, user: Caller = None) -> Tournament:

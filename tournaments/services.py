@@ -2,9 +2,10 @@
 start, rounds, the short format, the final's prize picks and the door-prize raffle.
 
 The rules are pure (``games.engine.fibbers_dice.tournament``); this module stores what they decide.
-Every round is an ordinary match made by :func:`.lobby.match_create_seated` (deadlines, the
-takeover bot, views, replays, statistics and ratings apply unchanged). When a round's match
-ends, the finisher queues :func:`tournament_round_ended` on commit (``schedule.tournament_round``).
+Every round is an ordinary match made by :func:`games.services.lobby.match_create_seated`
+(deadlines, the takeover bot, views, replays, statistics and ratings apply unchanged). When a
+round's match ends, this app hears it (``games.signals.match_ended``, :mod:`tournaments.apps`)
+and queues :func:`tournament_round_ended` on commit (``tournaments.tasks.round_ended``).
 
 Locks: a tournament's row is always locked before any of its matches' rows (registration of a
 late entrant locks the tournament, then the running match), and nothing holding a match row waits
@@ -20,31 +21,30 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count
-from django.db.models.functions import Now
 from django.utils import timezone
 
 from accounts.models import User
-from fibserver.errors import AppError, Conflict, Forbidden, InvalidOptions, NotFound
-from notifications import outbox
-
-from ..access import may_see, tournament_pk
-from ..engine.core import IllegalAction
-from ..engine.fibbers_dice import tournament as rules
-from ..engine.fibbers_dice.rules import (
+from games.engine.core import IllegalAction
+from games.engine.fibbers_dice import tournament as rules
+from games.engine.fibbers_dice.rules import (
     MAX_POINTS,
     MIN_POINTS,
     TOURNAMENT_ROUND,
     TOURNAMENT_ROUND_MAX,
     TOURNAMENT_SINGLE,
 )
-from ..engine.replay import JOIN_ACTION
-from ..models import Entry, Match, Round, Seat, Tournament
-from ..timecontrol import seconds_per_decision
-from .common import bump, engine_state, locked, rules_for
-from .eventlog import append_events
-from .lobby import match_create_seated
-from .step import after_change
+from games.engine.replay import JOIN_ACTION
+from games.models import Match, Seat
+from games.services.common import bump, engine_state, locked, rules_for
+from games.services.eventlog import append_events
+from games.services.lobby import match_create_seated
+from games.services.step import after_change
+from games.timecontrol import seconds_per_decision
+from kernel.errors import AppError, Conflict, Forbidden, InvalidOptions, NotFound
+
+from . import signals
+from .access import may_see, tournament_pk
+from .models import Entry, Round, Tournament
 
 log = logging.getLogger(__name__)
 GAME = "fibbers_dice"
@@ -144,7 +144,7 @@ def tournament_register(*, tournament_id: uuid.UUID | str, user: User) -> Entry:
         raise Conflict("Registration closed when the final started.")
     entry = Entry.objects.create(tournament=tournament, user=user, late=late)
     if not late:
-        outbox.round_starting(tournament, [user.pk], timezone.now())
+        signals.tournament_entered.send(tournament, [user.pk], timezone.now())
     _touch(tournament)
     tournament.save(update_fields=["version"])
     return entry
@@ -203,31 +203,6 @@ def tournament_start(*, tournament_id: uuid.UUID | str, user: User) -> Tournamen
         raise Conflict("The tournament has already started.")
     _begin(tournament)
     return tournament
-
-
-def tournaments_start_due(*, limit: int = 20) -> int:
-    """Start every open tournament whose announced ``starts_at`` has come, as the host would (the
-    sweep calls this every ``SWEEP_SECONDS``). A tournament with fewer than 2 entrants at its time
-    stays open: it starts at the first sweep after a second player registers, or when the host
-    starts it. Returns the tournaments started."""
-    due = list(
-        Tournament.objects.filter(status=Tournament.Status.OPEN, starts_at__lte=Now())
-        .annotate(entrants=Count("entries"))
-        .filter(entrants__gte=2)
-        .order_by("starts_at")
-        .values_list("pk", flat=True)[:limit]
-    )
-    started = 0
-    for pk in due:
-        try:
-            with transaction.atomic():
-                tournament = _locked(pk)
-                if tournament.status == Tournament.Status.OPEN:  # the host may have been first
-                    _begin(tournament)
-                    started += 1
-        except AppError:  # keep the sweep going; the next sweep tries this tournament again
-            log.exception("tournament %s could not start at its announced time", pk)
-    return started
 
 
 def _begin(tournament: Tournament) -> None:
@@ -403,38 +378,3 @@ def _finish(tournament: Tournament) -> None:
     )
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = timezone.now()
-
-
-def tournaments_host_departed(*, user: User) -> int:
-    """The host ``user`` is leaving (account deleted): every tournament they host that has not
-    finished goes on without them — rounds advance by themselves from now on, an open one
-    without an announced time starts at the next sweep once two players are registered, and a
-    round that ended waiting for the host is followed by the next at once. The caller holds a
-    transaction. Returns the tournaments changed."""
-    changed = 0
-    hosted = Tournament.objects.filter(
-        host=user, status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING]
-    ).order_by("pk")
-    for pk in list(hosted.values_list("pk", flat=True)):
-        tournament = _locked(pk)
-        if tournament.status == Tournament.Status.FINISHED:
-            continue
-        tournament.auto_advance = True
-        if tournament.status == Tournament.Status.OPEN and tournament.starts_at is None:
-            tournament.starts_at = timezone.now()
-        if tournament.status == Tournament.Status.RUNNING and not tournament.single_round:
-            current = _current_round(tournament)
-            if current is not None and current.over and not current.final:
-                try:
-                    with transaction.atomic():
-                        _advance(tournament)
-                except AppError as error:
-                    log.warning(
-                        "tournament %s: the next round did not start: %s",
-                        tournament.pk,
-                        error.message,
-                    )
-        _touch(tournament)
-        tournament.save()
-        changed += 1
-    return changed

@@ -36,6 +36,7 @@ MATCH_TASKS = frozenset(
         "games.tasks.record_results",
         "games.tasks.tournament_round_ended",
         "games.tasks.event_round_ended",
+        "tournaments.tasks.round_ended",
     }
 )
 HEADER = "request_id"

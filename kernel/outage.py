@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 
-from fibserver.errors import Unavailable
+from kernel.errors import Unavailable
 
 #: Seconds a client is asked to wait before trying again (``Retry-After``).
 RETRY_AFTER_SECONDS = 5

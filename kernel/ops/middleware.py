@@ -67,7 +67,7 @@ def _request_finished(**_: Any) -> None:
     context.match_id.set(None)
 
 
-request_finished.connect(_request_finished, dispatch_uid="fibserver.ops.request_finished")
+request_finished.connect(_request_finished, dispatch_uid="kernel.ops.request_finished")
 
 
 class OpsMiddleware:

@@ -8,15 +8,18 @@ import random
 import pytest
 
 from accounts.services import guest_create
-from fibserver.errors import Conflict, Forbidden, InvalidOptions, NotFound
 from games import services
 from games.engine import registry
 from games.engine.bots import random_action
 from games.engine.fibbers_dice import tournament as pure
 from games.engine.replay import verify
-from games.models import Event, Match, Round, Seat, Tournament
-from games.reads import tournaments as sel
+from games.models import Event, Match, Seat
 from games.reads.replays import read_replay
+from kernel.errors import Conflict, Forbidden, InvalidOptions, NotFound
+from tournaments import housekeeping
+from tournaments import reads as sel
+from tournaments import services as tournament_services
+from tournaments.models import Round, Tournament
 
 # Transactions commit for real: the end of a round is queued on commit, as in production.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,10 +32,10 @@ def users(n):
 
 def event_with(n, **kwargs):
     host = users(1)[0]
-    event = services.tournament_create(user=host, name="Friday dice", **kwargs)
+    event = tournament_services.tournament_create(user=host, name="Friday dice", **kwargs)
     players = users(n)
     for p in players:
-        services.tournament_register(tournament_id=event.pk, user=p)
+        tournament_services.tournament_register(tournament_id=event.pk, user=p)
     return host, event, players
 
 
@@ -57,7 +60,7 @@ def current(event):
 
 def test_a_single_round_event_is_one_match_of_all_registered_at_3_points_up_to_5():
     host, event, players = event_with(4)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     rnd = current(event)
     match = rnd.match
     assert match.status == Match.Status.ACTIVE and match.seat_count == 4
@@ -69,20 +72,20 @@ def test_a_single_round_event_is_one_match_of_all_registered_at_3_points_up_to_5
 
 def test_a_single_round_event_of_6_starts_at_2_points_and_the_override_wins():
     host, event, _ = event_with(6)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     assert current(event).match.options["points"] == 2
     host, event, _ = event_with(6, points=4)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     assert current(event).match.options["points"] == 4
 
 
 def test_d_a_late_entrant_joins_the_running_match_at_seat_n_with_the_rounds_points():
     host, event, players = event_with(3)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     match = current(event).match
     version = match.version
     late = users(1)[0]
-    entry = services.tournament_register(tournament_id=event.pk, user=late)
+    entry = tournament_services.tournament_register(tournament_id=event.pk, user=late)
     assert entry.late
     match.refresh_from_db()
     assert match.seat_count == 4 and match.version == version + 1
@@ -108,7 +111,7 @@ def test_d_registration_stays_open_after_another_second_turn_and_closes_at_the_s
     again and takes a second turn first: a late entrant still joins; registration closes as
     the turn comes back to the first starter."""
     host, event, _ = event_with(3)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     match_id = current(event).match_id
     first = act_as_seat(match_id, {"type": "announce", "score": "31"})
     caller = act_as_seat(match_id, {"type": "call"})  # every roll is at least 31: caller loses
@@ -116,7 +119,7 @@ def test_d_registration_stays_open_after_another_second_turn_and_closes_at_the_s
     state = RULES.from_json(Match.objects.get(pk=match_id).state)
     assert state.turns[caller] == 2 and state.turns[first] == 1
     late = users(1)[0]
-    services.tournament_register(
+    tournament_services.tournament_register(
         tournament_id=event.pk, user=late
     )  # open after the caller's second
     assert Match.objects.get(pk=match_id).seat_count == 4
@@ -132,27 +135,27 @@ def test_d_registration_stays_open_after_another_second_turn_and_closes_at_the_s
         is False
     )
     with pytest.raises(Conflict, match="first starter's second turn"):
-        services.tournament_register(tournament_id=event.pk, user=users(1)[0])
+        tournament_services.tournament_register(tournament_id=event.pk, user=users(1)[0])
     assert Match.objects.get(pk=match_id).seat_count == 4
 
 
 def test_a_single_round_table_closes_at_10_players():
     host, event, _ = event_with(7)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     for u in users(3):
-        services.tournament_register(tournament_id=event.pk, user=u)
+        tournament_services.tournament_register(tournament_id=event.pk, user=u)
     with pytest.raises(Conflict, match="full"):
-        services.tournament_register(tournament_id=event.pk, user=users(1)[0])
+        tournament_services.tournament_register(tournament_id=event.pk, user=users(1)[0])
 
 
 def test_a_single_round_event_ends_with_its_match_prize_picks_and_a_recomputable_raffle():
     rng = random.Random(4)
     host, event, players = event_with(3, door_prizes=2)
     commitment = Tournament.objects.get(pk=event.pk).raffle_commitment
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     match_id = current(event).match_id
     late = users(1)[0]
-    services.tournament_register(tournament_id=event.pk, user=late)
+    tournament_services.tournament_register(tournament_id=event.pk, user=late)
     play_out(match_id, rng)
     event.refresh_from_db()
     assert event.status == Tournament.Status.FINISHED
@@ -188,7 +191,7 @@ def _finish_round(event, rng):
 def test_a_multi_round_event_standard_format_plays_4_qualifying_rounds_and_a_final():
     rng = random.Random(9)
     host, event, players = event_with(9, door_prizes=3)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     event.refresh_from_db()
     assert event.single_round is False
     first = current(event)
@@ -205,14 +208,14 @@ def test_a_multi_round_event_standard_format_plays_4_qualifying_rounds_and_a_fin
         assert not set(finalists) & set(rnd.players)  # D: the qualified sit out
         finalists.append(winner)
         with pytest.raises(Forbidden):
-            services.tournament_next_round(tournament_id=event.pk, user=players[0])
-        services.tournament_next_round(tournament_id=event.pk, user=host)
+            tournament_services.tournament_next_round(tournament_id=event.pk, user=players[0])
+        tournament_services.tournament_next_round(tournament_id=event.pk, user=host)
     final = current(event)
     assert final.final and final.number == 5 and final.players == finalists
     # the final's seats follow qualification order (round 1's winner at seat 0)
     assert [s.user_id for s in final.match.seats.order_by("position")] == finalists
     with pytest.raises(Conflict, match="final started"):
-        services.tournament_register(tournament_id=event.pk, user=users(1)[0])
+        tournament_services.tournament_register(tournament_id=event.pk, user=users(1)[0])
     _finish_round(event, rng)
     event.refresh_from_db()
     assert event.status == Tournament.Status.FINISHED
@@ -224,29 +227,29 @@ def test_a_multi_round_event_standard_format_plays_4_qualifying_rounds_and_a_fin
 def test_late_entrants_of_a_multi_round_event_play_the_rounds_still_to_come():
     rng = random.Random(5)
     host, event, _ = event_with(8)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     late = users(1)[0]
-    services.tournament_register(tournament_id=event.pk, user=late)
+    tournament_services.tournament_register(tournament_id=event.pk, user=late)
     assert late.pk not in current(event).players
     _finish_round(event, rng)
-    services.tournament_next_round(tournament_id=event.pk, user=host)
+    tournament_services.tournament_next_round(tournament_id=event.pk, user=host)
     assert late.pk in current(event).players
 
 
 def test_the_short_format_takes_the_first_two_of_round_3_and_refuses_a_switch_after_it_starts():
     rng = random.Random(6)
     host, event, players = event_with(8)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     with pytest.raises(Forbidden):
-        services.tournament_switch_short(tournament_id=event.pk, user=players[0])
-    services.tournament_switch_short(tournament_id=event.pk, user=host)
+        tournament_services.tournament_switch_short(tournament_id=event.pk, user=players[0])
+    tournament_services.tournament_switch_short(tournament_id=event.pk, user=host)
     with pytest.raises(Conflict, match="already"):
-        services.tournament_switch_short(tournament_id=event.pk, user=host)
+        tournament_services.tournament_switch_short(tournament_id=event.pk, user=host)
     quals = []
     for _ in range(3):
         rnd = _finish_round(event, rng)
         quals += rnd.qualified
-        services.tournament_next_round(tournament_id=event.pk, user=host)
+        tournament_services.tournament_next_round(tournament_id=event.pk, user=host)
     assert len(quals) == 4 and current(event).final and current(event).number == 4
     assert current(event).players == quals
     seats = current(event).match.seats.order_by("position")
@@ -256,18 +259,18 @@ def test_the_short_format_takes_the_first_two_of_round_3_and_refuses_a_switch_af
 def test_the_short_format_cannot_be_chosen_once_round_3_has_started():
     rng = random.Random(7)
     host, event, _ = event_with(8)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     for _ in range(2):
         _finish_round(event, rng)
-        services.tournament_next_round(tournament_id=event.pk, user=host)
+        tournament_services.tournament_next_round(tournament_id=event.pk, user=host)
     with pytest.raises(Conflict, match="before round 3"):
-        services.tournament_switch_short(tournament_id=event.pk, user=host)
+        tournament_services.tournament_switch_short(tournament_id=event.pk, user=host)
 
 
 def test_automatic_advance_starts_the_next_round_when_one_ends():
     rng = random.Random(8)
     host, event, _ = event_with(8, auto_advance=True)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     _finish_round(event, rng)
     assert current(event).number == 2 and not current(event).over
 
@@ -276,37 +279,37 @@ def test_misuse_is_refused_clearly():
     host, event, players = event_with(2)
     stranger = users(1)[0]
     with pytest.raises(Forbidden, match="host"):
-        services.tournament_start(tournament_id=event.pk, user=players[0])
+        tournament_services.tournament_start(tournament_id=event.pk, user=players[0])
     with pytest.raises(Conflict, match="already registered"):
-        services.tournament_register(tournament_id=event.pk, user=players[0])
+        tournament_services.tournament_register(tournament_id=event.pk, user=players[0])
     with pytest.raises(Conflict, match="not registered"):
-        services.tournament_unregister(tournament_id=event.pk, user=stranger)
+        tournament_services.tournament_unregister(tournament_id=event.pk, user=stranger)
     with pytest.raises(Conflict, match="single-round"):
-        services.tournament_start(tournament_id=event.pk, user=host)
-        services.tournament_next_round(tournament_id=event.pk, user=host)
+        tournament_services.tournament_start(tournament_id=event.pk, user=host)
+        tournament_services.tournament_next_round(tournament_id=event.pk, user=host)
     with pytest.raises(Conflict, match="already started"):
-        services.tournament_start(tournament_id=event.pk, user=host)
+        tournament_services.tournament_start(tournament_id=event.pk, user=host)
     with pytest.raises(Conflict, match="before the tournament starts"):
-        services.tournament_unregister(tournament_id=event.pk, user=players[0])
+        tournament_services.tournament_unregister(tournament_id=event.pk, user=players[0])
     with pytest.raises(NotFound):
-        services.tournament_start(tournament_id="not-an-id", user=host)
+        tournament_services.tournament_start(tournament_id="not-an-id", user=host)
 
 
 def test_a_round_cannot_start_while_one_is_running():
     host, event, _ = event_with(8)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     with pytest.raises(Conflict, match="still being played"):
-        services.tournament_next_round(tournament_id=event.pk, user=host)
+        tournament_services.tournament_next_round(tournament_id=event.pk, user=host)
 
 
 def test_an_event_needs_two_players_and_sane_settings():
     host, event, _ = event_with(1)
     with pytest.raises(Conflict, match="at least 2"):
-        services.tournament_start(tournament_id=event.pk, user=host)
+        tournament_services.tournament_start(tournament_id=event.pk, user=host)
     with pytest.raises(InvalidOptions):
-        services.tournament_create(user=host, name="x", time_control="solo")
+        tournament_services.tournament_create(user=host, name="x", time_control="solo")
     with pytest.raises(InvalidOptions):
-        services.tournament_create(user=host, name="x", points=11)
+        tournament_services.tournament_create(user=host, name="x", points=11)
 
 
 def test_a_private_event_is_seen_only_by_its_host_and_entrants():
@@ -322,7 +325,7 @@ def test_a_private_event_is_seen_only_by_its_host_and_entrants():
 def test_the_callers_next_match_names_the_round_and_seat():
     host, event, players = event_with(8)
     assert sel.read_my_match(event, players[0])["reason"] == "not_started"
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
     mine = sel.read_my_match(event, players[2])
     assert (
         mine["round"] == 1 and mine["seat"] == 2 and mine["match"] == str(current(event).match_id)
@@ -331,11 +334,11 @@ def test_the_callers_next_match_names_the_round_and_seat():
 
 
 def test_a_round_that_cannot_start_by_itself_keeps_the_last_rounds_result(monkeypatch):
-    from games.services import tournaments as module
+    from tournaments import services as module
 
     rng = random.Random(10)
     host, event, _ = event_with(8, auto_advance=True)
-    services.tournament_start(tournament_id=event.pk, user=host)
+    tournament_services.tournament_start(tournament_id=event.pk, user=host)
 
     def refuse(*args, **kwargs):
         raise InvalidOptions("no table today")
@@ -345,7 +348,9 @@ def test_a_round_that_cannot_start_by_itself_keeps_the_last_rounds_result(monkey
     assert rnd.over and len(rnd.qualified) == 1  # recorded, though round 2 did not start
     assert Round.objects.filter(tournament=event).count() == 1
     monkeypatch.undo()
-    services.tournament_next_round(tournament_id=event.pk, user=host)  # the host starts it instead
+    tournament_services.tournament_next_round(
+        tournament_id=event.pk, user=host
+    )  # the host starts it instead
     assert current(event).number == 2
 
 
@@ -354,43 +359,45 @@ def test_an_event_starts_by_itself_at_its_announced_time_once_two_are_registered
 
     from django.utils import timezone
 
-    from games import tasks
+    from tournaments import tasks
 
     soon = timezone.now() + timedelta(hours=1)
     host, later, _ = event_with(3, starts_at=soon)
-    lonely = services.tournament_create(user=host, name="Alone", starts_at=timezone.now())
-    services.tournament_register(tournament_id=lonely.pk, user=users(1)[0])
-    due = services.tournament_create(user=host, name="Due", starts_at=timezone.now())
+    lonely = tournament_services.tournament_create(
+        user=host, name="Alone", starts_at=timezone.now()
+    )
+    tournament_services.tournament_register(tournament_id=lonely.pk, user=users(1)[0])
+    due = tournament_services.tournament_create(user=host, name="Due", starts_at=timezone.now())
     for p in users(3):
-        services.tournament_register(tournament_id=due.pk, user=p)
+        tournament_services.tournament_register(tournament_id=due.pk, user=p)
 
-    tasks.sweep()  # the sweep Celery beat (or the embedded runner) runs every second
+    tasks.start_due()  # the sweep Celery beat (or the embedded runner) runs every second
 
     for event in (due, later, lonely):
         event.refresh_from_db()
     assert due.status == Tournament.Status.RUNNING and current(due).match.seat_count == 3
     assert later.status == Tournament.Status.OPEN and current(later) is None
     assert lonely.status == Tournament.Status.OPEN  # one entrant: waits for a second
-    assert services.tournaments_start_due() == 0  # started once, never twice
+    assert housekeeping.tournaments_start_due() == 0  # started once, never twice
     with pytest.raises(Conflict):
-        services.tournament_start(tournament_id=due.pk, user=host)
+        tournament_services.tournament_start(tournament_id=due.pk, user=host)
 
-    services.tournament_register(tournament_id=lonely.pk, user=users(1)[0])
-    assert services.tournaments_start_due() == 1
+    tournament_services.tournament_register(tournament_id=lonely.pk, user=users(1)[0])
+    assert housekeeping.tournaments_start_due() == 1
     lonely.refresh_from_db()
     assert lonely.status == Tournament.Status.RUNNING
 
 
 def test_a_deleted_hosts_tournaments_go_on_without_them():
     from accounts.deletion import account_delete
-    from games import tasks
+    from tournaments import tasks
 
     rng = random.Random(5)
     host, waiting, _ = event_with(3)  # "start when I say": only the host could start it
-    running = services.tournament_create(user=host, name="Manual rounds")
+    running = tournament_services.tournament_create(user=host, name="Manual rounds")
     for p in users(8):
-        services.tournament_register(tournament_id=running.pk, user=p)
-    services.tournament_start(tournament_id=running.pk, user=host)
+        tournament_services.tournament_register(tournament_id=running.pk, user=p)
+    tournament_services.tournament_start(tournament_id=running.pk, user=host)
     ended = _finish_round(running, rng)
     assert ended.over and current(running).number == 1  # waits for the host's next round
 
@@ -399,7 +406,7 @@ def test_a_deleted_hosts_tournaments_go_on_without_them():
     running.refresh_from_db()
     assert running.auto_advance
     assert current(running).number == 2 and not current(running).over  # started at once
-    tasks.sweep()
+    tasks.start_due()
     waiting.refresh_from_db()
     assert waiting.status == Tournament.Status.RUNNING and current(waiting).match.seat_count == 3
     _finish_round(running, rng)

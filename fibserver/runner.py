@@ -3,14 +3,14 @@
 A daemon thread in the server process does what Celery workers and beat do in production, with
 the same task functions and the same pacing:
 
-- bot turns queued by the services (``games.services.schedule.local_queue``) run after the bot
+- bot turns queued by the services (``kernel.tasks.local_queue``) run after the bot
   pause (``FIBSERVER_BOT_DELAY``), one transaction each, so a client sees a bot exhibition
   unfold, and a player marked away can act between the bot's moves;
-- every ``SWEEP_SECONDS`` the sweep Celery beat runs: overdue deadlines, bot turns left waiting
-  (after a restart the in-memory queue is empty, the sweep refills it) and lost end-of-match
-  work; every ``PURGE_SECONDS`` the purge of expired idempotency records; every
-  ``QUEUE_SECONDS`` a pass of the quick-play matcher (``matchmaking.tasks.queue_match``).
-  ``DIGEST_SECONDS`` the daily digests due (``notifications.digest``).
+- the one table of periodic jobs Celery beat runs (``fibserver.periodic``): every
+  ``SWEEP_SECONDS`` the sweep (overdue deadlines, bot turns left waiting — after a restart the
+  in-memory queue is empty, the sweep refills it — and lost end-of-match work) and the
+  notification relay; every ``PURGE_SECONDS`` the purges; every ``QUEUE_SECONDS`` a pass of
+  the quick-play matcher; every ``DIGEST_SECONDS`` the daily digests due.
 
 Why a thread and not an embedded broker: Celery's in-memory broker cannot be shared between
 processes and a second process would need its own start command; everything the runner needs
@@ -22,59 +22,36 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
 
 from django.conf import settings
 from django.db import close_old_connections, connections
 
-from fibserver.healing import drop_broken_connections, with_fresh_connection
-from matchmaking import tasks as queue_tasks
-from notifications import tasks as notification_tasks
+from kernel.tasks import local_queue, task
 
-from . import tasks
-from .services.schedule import local_queue
+from .periodic import PERIODIC
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
 _stop = threading.Event()
 
-_TASKS = {
-    "run_bot_turn": tasks.run_bot_turn,
-    "record_results": tasks.record_results,
-    "tournament_round_ended": tasks.tournament_round_ended,
-    "build_export": tasks.build_export,
-}
-
 
 def _run(name: str, *args: object) -> None:
     try:
         close_old_connections()
-        drop_broken_connections()
-        with_fresh_connection(name, _TASKS[name], *args)
+        task(name)(*args)
     except Exception:  # keep running: the sweep retries whatever this left undone
         log.exception("embedded runner: %s%r failed", name, args)
 
 
-def _seconds(value: object) -> float:
-    assert isinstance(value, int | float)
-    return float(value)
-
-
 def _periodic(now: float, due: dict[str, float]) -> None:
-    periodic: list[tuple[str, float, Callable[[], object]]] = [
-        ("sweep", settings.FIBSERVER["SWEEP_SECONDS"], tasks.sweep),
-        ("purge", settings.FIBSERVER["PURGE_SECONDS"], tasks.purge),
-        ("queue", settings.FIBSERVER["QUEUE_SECONDS"], queue_tasks.queue_match),
-        ("digests", _seconds(settings.NOTIFICATIONS["DIGEST_SECONDS"]), notification_tasks.digests),
-    ]
-    for name, every, task in periodic:
+    for job in PERIODIC:
+        name = job.name
         if now >= due.get(name, 0.0):
-            due[name] = now + every
+            due[name] = now + job.seconds()
             try:
                 close_old_connections()
-                drop_broken_connections()
-                done = with_fresh_connection(name, task)
+                done = task(job.task)()
                 if done and name == "sweep":
                     log.info("embedded runner: %d overdue decision(s) taken by bots", done)
             except Exception:  # a failed pass is retried at the next interval

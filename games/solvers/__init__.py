@@ -1,0 +1,2 @@
+"""Offline solvers of small games (they need SciPy, a development dependency; the server
+only reads what they write)."""
