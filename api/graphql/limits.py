@@ -183,7 +183,10 @@ class SubscriptionsOnly(SchemaExtension):
 def extensions() -> list[Any]:
     """The schema extensions that enforce the limits: made for each operation, so they read the
     settings as they are then."""
+    from .guard import DocumentGuard
+
     return [
+        DocumentGuard,
         lambda: MaxTokensLimiter(max_token_count=int(limits()["MAX_TOKENS"])),
         lambda: DepthLimiter(max_depth=int(limits()["MAX_DEPTH"])),
         lambda: MaxAliasesLimiter(max_alias_count=int(limits()["MAX_ALIASES"])),

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -23,6 +24,9 @@ from django.http.response import HttpResponseBase
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_exempt
 from strawberry.django.views import GraphQLView
+
+from api.play.body import check_tree
+from kernel.errors import AppError
 
 from .context import Context
 from .schema import schema
@@ -57,6 +61,25 @@ class FibGraphQLView(GraphQLView[Context, None]):
 
     def encode_json(self, data: object) -> bytes:
         return orjson.dumps(data)
+
+    def decode_json(self, data: str | bytes) -> object:
+        return decode_json(data, top_level=True)
+
+
+def decode_json(data: str | bytes, top_level: bool = False) -> object:
+    """A request body (or websocket message) as JSON, refused (``JSONDecodeError``, which the
+    views answer 400 ``malformed_request`` and the websocket closes with 4400) when it is not
+    JSON, nests deeper than REST allows, holds text PostgreSQL cannot store or an integer
+    beyond 64 bits, or (``top_level``) is not an object: a number or a string is not a
+    GraphQL request."""
+    try:
+        value = orjson.loads(data)
+        check_tree(value)
+    except AppError as error:
+        raise json.JSONDecodeError(error.message, "", 0) from None
+    if top_level and not isinstance(value, dict | list):
+        raise json.JSONDecodeError("A GraphQL request is a JSON object.", "", 0)
+    return value
 
 
 graphql_view = FibGraphQLView.as_view(schema=schema)

@@ -26,6 +26,7 @@ from api.authentication import token_auth
 from .context import Context, meta_request
 from .schema import schema
 from .subscriptions import db
+from .views import decode_json
 
 
 def websocket_meta(scope: dict[str, Any]) -> dict[str, Any]:
@@ -42,6 +43,9 @@ def websocket_meta(scope: dict[str, Any]) -> dict[str, Any]:
 
 
 class GraphQLWebSocket(GraphQL[Context, None]):
+    def decode_json(self, data: str | bytes) -> object:
+        return decode_json(data)  # bounded depth: a message too deep closes with 4400
+
     async def get_context(self, request: Any, response: Any) -> Context:
         return Context(meta=websocket_meta(request.scope), websocket=True)
 

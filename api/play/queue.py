@@ -52,7 +52,7 @@ class TicketCreateIn(StrictInput):
         ALL_BOT_LEVELS,
         component="BotLevel",
         required=False,
-        default="",
+        default="basic",
         help_text="The level of those bots (default `basic`). A level the game does not have: 422.",
     )
 

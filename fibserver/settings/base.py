@@ -393,6 +393,12 @@ GRAPHQL = {
     "MAX_DEPTH": env_int("GRAPHQL_MAX_DEPTH", 8),
     "MAX_ALIASES": env_int("GRAPHQL_MAX_ALIASES", 15),
     "MAX_COST": env_int("GRAPHQL_MAX_COST", 10_000),
+    # Checked before parsing and before validation (api/graphql/guard.py): nesting of the
+    # text, fields and fragment spreads once fragments are expanded, selections of one name
+    # in one place (what bounds validation's time).
+    "MAX_NESTING": env_int("GRAPHQL_MAX_NESTING", 32),
+    "MAX_FIELDS": env_int("GRAPHQL_MAX_FIELDS", 400),
+    "MAX_REPEATS": env_int("GRAPHQL_MAX_REPEATS", 4),
     # The largest `first` of a page (`matches`).
     "MAX_PAGE": 100,
     # Subscriptions one websocket may hold at once.
