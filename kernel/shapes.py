@@ -3,9 +3,10 @@
 OpenAPI component (``api.rest.openapi.shapes``) and the GraphQL type (``api.graphql.shapes``),
 as a game's options are declared once (``games.engine.options``).
 
-A field's ``kind`` is one of :data:`KINDS` or the name of an enumeration both faces know
-(``Game``, ``TicketStatus`` …: each face maps the name to its own component or enum). Adding
-a field to an answer is one line here and one in the reader that fills it.
+A field's ``kind`` is one of :data:`KINDS` or the name of a type both faces know (``Game``,
+``TicketStatus``, ``Seat``, ``Event`` …: each face maps the name to its own component, enum or
+type); ``many`` makes it a list of that kind. Adding a field to an answer is one line in its
+declaration and one in the reader that fills it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ class Field:
     hi: float | None = None
     #: GraphQL's description where it differs from ``about`` ("" for none; ``None``: the same).
     graphql_about: str | None = None
+    #: A list of ``kind``.
+    many: bool = False
+    #: GraphQL's name where it differs (``match_id`` for ``match``; ``None``: the same).
+    graphql_name: str | None = None
 
     @property
     def graphql_description(self) -> str:

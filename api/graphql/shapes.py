@@ -11,7 +11,8 @@ import strawberry
 
 from kernel.shapes import Shape
 
-#: The GraphQL type of each plain kind (times travel as ISO 8601 text, as in REST).
+#: The GraphQL type of each plain kind (times travel as ISO 8601 text unless the caller maps
+#: ``datetime`` to a ``DateTime``).
 PLAIN: dict[str, Any] = {
     "int": int,
     "float": float,
@@ -21,26 +22,44 @@ PLAIN: dict[str, Any] = {
     "uuid": strawberry.ID,
 }
 
+#: A kind's GraphQL type, and how a reader's value becomes it (an enum converts itself).
+Kind = Any | tuple[Any, Callable[[Any], Any]]
 
-def strawberry_type(shape: Shape, kinds: dict[str, Callable[[Any], Any]]) -> Any:
-    """The type of ``shape``; ``kinds`` maps the enumerations' names to their Strawberry enums
-    (each called with a value to convert the reader's text)."""
+
+def _each(one: Callable[[Any], Any]) -> Callable[[list[Any]], list[Any]]:
+    return lambda values: [one(v) for v in values]
+
+
+def strawberry_type(shape: Shape, kinds: dict[str, Kind]) -> Any:
+    """The type of ``shape``; ``kinds`` maps the other kinds' names (and any plain kind to be
+    typed otherwise) to a Strawberry enum (which converts the reader's text) or to a pair
+    ``(type, converter)``."""
     annotations: dict[str, Any] = {}
     namespace: dict[str, Any] = {"__annotations__": annotations}
     convert: dict[str, Callable[[Any], Any]] = {}
+    names: dict[str, str] = {}
     for f in shape.fields:
-        kind = PLAIN.get(f.kind)
-        if kind is None:
-            kind = convert[f.name] = kinds[f.kind]
-        annotations[f.name] = Optional[kind] if f.nullable else kind  # noqa: UP045
+        name = names[f.name] = f.graphql_name or f.name
+        found = kinds.get(f.kind)
+        if found is None:
+            kind = PLAIN[f.kind]
+        elif isinstance(found, tuple):
+            kind, convert[f.name] = found
+        else:
+            kind = convert[f.name] = found
+        if f.many:
+            kind = list[kind]  # type: ignore[valid-type]
+            if f.name in convert:
+                convert[f.name] = _each(convert[f.name])
+        annotations[name] = Optional[kind] if f.nullable else kind  # noqa: UP045
         if f.graphql_description:
-            namespace[f.name] = strawberry.field(description=f.graphql_description)
+            namespace[name] = strawberry.field(description=f.graphql_description)
 
     def of(cls: Any, d: dict[str, Any]) -> Any:
         return cls(
             **{
-                name: convert[name](value) if name in convert and value is not None else value
-                for name, value in d.items()
+                names[key]: convert[key](value) if key in convert and value is not None else value
+                for key, value in d.items()
             }
         )
 

@@ -14,6 +14,7 @@ from api.rest.openapi.shapes import property_of
 from kernel.shapes import Field, Shape
 from matchmaking import reads
 from matchmaking.services import ticket_create
+from notifications import reads as reads_n
 from tests.api.openapi_validation import document
 
 
@@ -58,3 +59,27 @@ def test_a_field_added_to_a_declaration_appears_in_both_faces():
     probe = strawberry_type(shape, {"Game": str, "TicketStatus": str, "QueueTimeControl": str})
     fields = get_object_definition(probe, strict=True).fields
     assert fields[-1].name == "patience" and fields[-1].description == extra.about
+
+
+def test_the_notification_component_and_type_are_the_declaration():
+    from api.graphql import notification_types
+
+    component = document()["components"]["schemas"]["NotificationOut"]
+    assert list(component["properties"]) == reads_n.NOTIFICATION.names()
+    definition = get_object_definition(notification_types.Notification, strict=True)
+    assert [f.name for f in definition.fields] == [
+        f.graphql_name or f.name for f in reads_n.NOTIFICATION.fields
+    ]
+
+
+@pytest.mark.django_db
+def test_the_inbox_reader_fills_exactly_the_declared_fields():
+    from api.graphql import notification_types
+    from tests.notifications.helpers import table
+
+    _match, users = table()
+    rows = list(reads_n.inbox(user=users[0]))
+    assert rows
+    answer = reads_n.render(rows)[0]
+    assert list(answer) == reads_n.NOTIFICATION.names()
+    assert notification_types.Notification.of(answer).match_id == answer["match"]

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from kernel.shapes import Field, Shape
 
-from .builders import DATETIME, UUID, Schema, boolean, define, described, integer, nullable, obj
+from .builders import (
+    DATETIME,
+    UUID,
+    Schema,
+    arr,
+    boolean,
+    define,
+    described,
+    integer,
+    nullable,
+    obj,
+)
 
 
 def _number(f: Field) -> Schema:
@@ -24,7 +35,20 @@ def _int(value: float | None) -> int | None:
 
 
 def property_of(f: Field, kinds: dict[str, Schema]) -> Schema:
-    """The schema of one field; ``kinds`` maps the enumerations' names to their components."""
+    """The schema of one field; ``kinds`` maps the other kinds' names to their components."""
+    if f.many:
+        schema = arr(_item(Field(f.name, f.kind, lo=f.lo, hi=f.hi), kinds))
+        return nullable(schema) if f.nullable else schema
+    if f.kind not in PLAIN and f.about and f.nullable:  # a reference that may be null
+        return {"allOf": [kinds[f.kind]], "nullable": True, "description": f.about}
+    schema = _item(f, kinds)
+    return nullable(schema) if f.nullable else schema
+
+
+PLAIN = ("int", "float", "bool", "str", "datetime", "uuid")
+
+
+def _item(f: Field, kinds: dict[str, Schema]) -> Schema:
     if f.kind == "int":
         schema = integer(_int(f.lo), _int(f.hi), f.about)
     elif f.kind == "float":
@@ -36,7 +60,7 @@ def property_of(f: Field, kinds: dict[str, Schema]) -> Schema:
         schema = {**base, "description": f.about} if f.about else dict(base)
     else:
         schema = described(kinds[f.kind], f.about) if f.about else kinds[f.kind]
-    return nullable(schema) if f.nullable else schema
+    return schema
 
 
 def component(shape: Shape, kinds: dict[str, Schema]) -> Schema:
