@@ -120,23 +120,37 @@ def test_the_engine_plays_the_game_the_solver_solved(mine, points):
     )
 
 
-def test_the_expert_plays_the_equilibrium_when_two_players_are_left():
-    state = RULES.new_game(3, {"points": 1}, match_seed("headsup-expert", 0)).state
-    rng = random.Random(5)
+def test_the_expert_plays_the_equilibrium_in_a_heads_up_match():
+    state = RULES.new_game(2, {"points": 3}, match_seed("headsup-expert", 0)).state
     checked = 0
     while not RULES.is_over(state):
         seat = RULES.to_act(state)[0]
         view = RULES.view(state, seat)
-        alive = sum(not out for out in view["public"]["out"])
         action = DiceExpert(RULES, _adapter(), random.Random(checked)).choose(view)
-        if alive == 2:
-            expected = _support(view)
-            assert action["type"] in expected or action.get("score") in expected
-            checked += 1
-        else:
-            assert H.decision(view, rng) is None
+        expected = _support(view)
+        assert action["type"] in expected or action.get("score") in expected
+        checked += 1
         state = RULES.apply(state, seat, action).state
-    assert checked > 0
+    assert checked > 5
+
+
+def test_at_the_end_of_a_larger_match_the_expert_searches(monkeypatch):
+    """Two players left of three: the search decides (it won more there against the bots),
+    though the equilibrium could answer the view."""
+    from games.engine.fibbers_dice import expert as expert_module
+
+    asked = []
+    monkeypatch.setattr(expert_module.headsup, "decision", lambda *a, **k: asked.append(a))
+    state = RULES.new_game(3, {"points": 1}, match_seed("headsup-expert", 1)).state
+    two_left = 0
+    while not RULES.is_over(state):
+        seat = RULES.to_act(state)[0]
+        view = RULES.view(state, seat)
+        two_left += sum(not out for out in view["public"]["out"]) == 2
+        action = DiceExpert(RULES, _adapter(), random.Random(two_left)).choose(view)
+        state = RULES.apply(state, seat, action).state
+    assert two_left > 0
+    assert asked == []
 
 
 def _adapter():
