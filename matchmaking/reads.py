@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Match, Seat
+from kernel.shapes import Field, Shape
 
 from .models import Block, Challenge, Challenged, Follow, Rematch, Ticket
 
@@ -46,6 +47,51 @@ def _estimate(ticket: Ticket, now: datetime) -> float | None:
         if ended is not None
     ]
     return round(median(waits), 1) if waits else None
+
+
+#: A ticket as the server answers it (``render_ticket``); the OpenAPI component ``TicketOut``
+#: and the GraphQL type ``Ticket`` are derived from this declaration.
+TICKET = Shape(
+    "TicketOut",
+    "Ticket",
+    "A ticket of the quick-play queue.",
+    (
+        Field("id", "int", "The ticket id.", lo=1, graphql_about=""),
+        Field("game", "Game"),
+        Field("status", "TicketStatus"),
+        Field("seats_min", "int", lo=2),
+        Field("seats_max", "int", lo=2),
+        Field("time_control", "QueueTimeControl"),
+        Field("rated", "bool", "A rated table (seated only with rated tickets) or an unrated one."),
+        Field("bots_after", "int", nullable=True, lo=0),
+        Field("bot_level", "str", "The bots' level.", nullable=True, graphql_about=""),
+        Field(
+            "position",
+            "int",
+            "While waiting: 1 + the tickets of the pool queued earlier.",
+            nullable=True,
+            lo=1,
+        ),
+        Field(
+            "waited",
+            "float",
+            "Seconds waited (until matched, cancelled or expired).",
+            lo=0,
+            graphql_about="Seconds waited.",
+        ),
+        Field(
+            "estimate",
+            "float",
+            "While waiting: the median wait of the pool's last tables (seconds).",
+            nullable=True,
+            lo=0,
+        ),
+        Field("match", "uuid", nullable=True),
+        Field("created_at", "datetime"),
+        Field("expires_at", "datetime"),
+    ),
+    graphql_about="A ticket of the quick-play queue (REST `TicketOut`).",
+)
 
 
 def render_ticket(ticket: Ticket, now: datetime | None = None) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from django.db.models import Q, QuerySet
 from accounts.models import User
 from games.models import Event
 from games.reads.redaction import event_for
+from kernel.shapes import Field, Shape
 
 from .models import Kind, Notification, Preference
 
@@ -42,6 +43,79 @@ def newer(*, user: User, after: int) -> list[dict[str, Any]]:
         ]
     )
     return render(rows)
+
+
+#: A notification as its recipient sees it (``render``); the OpenAPI component
+#: ``NotificationOut`` and the GraphQL type ``Notification`` are derived from this declaration.
+NOTIFICATION = Shape(
+    "NotificationOut",
+    "Notification",
+    "A notification: what it is about, as you may see it (a `takeover` has the events of the "
+    "decision a bot took for your seat, as your seat sees them).",
+    (
+        Field(
+            "id",
+            "int",
+            "The notification's id: later notifications have greater ids.",
+            lo=1,
+            graphql_about="",
+        ),
+        Field("kind", "NotificationKind"),
+        Field("match", "uuid", nullable=True, graphql_name="match_id"),
+        Field(
+            "version",
+            "int",
+            "The match's version it was written at: open that.",
+            nullable=True,
+            lo=0,
+            graphql_about="The match's version it was written at: open that state (or a later "
+            "one).",
+        ),
+        Field("seat", "Seat", nullable=True),
+        Field("game", "Game", nullable=True),
+        Field("deadline", "datetime", nullable=True),
+        Field("seats", "Seat", many=True),
+        Field("status", "MatchStatus", nullable=True),
+        Field(
+            "reason", "str", "How the match ended (`match_ended`).", nullable=True, graphql_about=""
+        ),
+        Field("placements", "int", nullable=True, lo=1, many=True),
+        Field("url", "str", "The webhook (`webhook_disabled`).", nullable=True, graphql_about=""),
+        Field(
+            "challenge",
+            "int",
+            "The challenge to answer (`challenged`).",
+            nullable=True,
+            lo=1,
+            graphql_name="challenge_id",
+        ),
+        Field(
+            "tournament",
+            "uuid",
+            "The tournament whose first round is about to start (`round_starting`).",
+            nullable=True,
+            graphql_name="tournament_id",
+        ),
+        Field(
+            "starts_at",
+            "datetime",
+            nullable=True,
+            graphql_about="When that round is announced to start (`round_starting`).",
+        ),
+        Field(
+            "player",
+            "Player",
+            "The player you follow who is looking for a game (`followed_looking`; `game` is "
+            "the game).",
+            nullable=True,
+        ),
+        Field("events", "Event", many=True),
+        Field("created_at", "datetime"),
+        Field("read_at", "datetime", nullable=True),
+    ),
+    graphql_about="A notification, as you may see it (REST `NotificationOut`): a `takeover` has "
+    "the events of the decision a bot took for your seat, as your seat sees them.",
+)
 
 
 def render(rows: list[Notification]) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 from datetime import datetime
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import strawberry
 from strawberry.types import Info
@@ -27,6 +27,7 @@ from notifications import reads, services
 from notifications.models import Webhook as WebhookRow
 
 from .context import context_of, require_user
+from .shapes import strawberry_type
 from .types import Game, MatchEvent, MatchStatus, PlayerRef, _value, _when
 
 
@@ -52,65 +53,27 @@ class NotificationChannel(Enum):
     MOBILE = _value("mobile")
 
 
-@strawberry.type(
-    description="A notification, as you may see it (REST `NotificationOut`): a `takeover` has "
-    "the events of the decision a bot took for your seat, as your seat sees them."
-)
-class Notification:
-    id: int
-    kind: NotificationKind
-    match_id: strawberry.ID | None
-    version: int | None = strawberry.field(
-        description="The match's version it was written at: open that state (or a later one)."
-    )
-    seat: int | None
-    game: Game | None
-    deadline: datetime | None
-    seats: list[int]
-    status: MatchStatus | None
-    reason: str | None
-    placements: list[int] | None
-    url: str | None
-    challenge_id: int | None = strawberry.field(
-        description="The challenge to answer (`challenged`)."
-    )
-    tournament_id: strawberry.ID | None = strawberry.field(
-        description="The tournament whose first round is about to start (`round_starting`)."
-    )
-    starts_at: datetime | None = strawberry.field(
-        description="When that round is announced to start (`round_starting`)."
-    )
-    player: PlayerRef | None = strawberry.field(
-        description="The player you follow who is looking for a game (`followed_looking`; "
-        "`game` is the game)."
-    )
-    events: list[MatchEvent]
-    created_at: datetime
-    read_at: datetime | None
+if TYPE_CHECKING:
 
-    @classmethod
-    def of(cls, d: dict[str, Any]) -> Notification:
-        return cls(
-            id=d["id"],
-            kind=NotificationKind(d["kind"]),
-            match_id=d["match"],
-            version=d["version"],
-            seat=d["seat"],
-            game=Game(d["game"]) if d["game"] else None,
-            deadline=_when(d["deadline"]),
-            seats=d["seats"],
-            status=MatchStatus(d["status"]) if d["status"] else None,
-            reason=d["reason"],
-            placements=d["placements"],
-            url=d["url"],
-            challenge_id=d["challenge"],
-            tournament_id=d["tournament"],
-            starts_at=_when(d["starts_at"]),
-            player=PlayerRef(**d["player"]) if d["player"] else None,
-            events=[MatchEvent.of(e) for e in d["events"]],
-            created_at=datetime.fromisoformat(d["created_at"]),
-            read_at=_when(d["read_at"]),
-        )
+    class Notification:
+        """A notification (derived below from ``notifications.reads.NOTIFICATION``)."""
+
+        @classmethod
+        def of(cls, d: dict[str, Any]) -> Notification: ...
+
+else:
+    Notification = strawberry_type(
+        reads.NOTIFICATION,
+        {
+            "NotificationKind": NotificationKind,
+            "Seat": (int, int),
+            "Game": Game,
+            "MatchStatus": MatchStatus,
+            "Player": (PlayerRef, lambda d: PlayerRef(**d)),
+            "Event": (MatchEvent, MatchEvent.of),
+            "datetime": (datetime, _when),
+        },
+    )
 
 
 @strawberry.type(description="A page of your notifications, newest first.")

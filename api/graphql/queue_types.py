@@ -5,7 +5,7 @@ types over the readers' dicts, inputs checked by the one declaration both faces 
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import strawberry
 from strawberry.scalars import JSON
@@ -18,6 +18,7 @@ from matchmaking import challenges, reads, services
 
 from .args import MatchID
 from .context import require_user
+from .shapes import strawberry_type
 from .types import Game, PlayerRef, _value
 
 
@@ -35,40 +36,19 @@ class QueueTimeControl(Enum):
     ASYNC = _value("async")
 
 
-@strawberry.type(description="A ticket of the quick-play queue (REST `TicketOut`).")
-class Ticket:
-    id: int
-    game: Game
-    status: TicketStatus
-    seats_min: int
-    seats_max: int
-    time_control: QueueTimeControl
-    rated: bool = strawberry.field(
-        description="A rated table (seated only with rated tickets) or an unrated one."
-    )
-    bots_after: int | None
-    bot_level: str | None
-    position: int | None = strawberry.field(
-        description="While waiting: 1 + the tickets of the pool queued earlier."
-    )
-    waited: float = strawberry.field(description="Seconds waited.")
-    estimate: float | None = strawberry.field(
-        description="While waiting: the median wait of the pool's last tables (seconds)."
-    )
-    match: strawberry.ID | None
-    created_at: str
-    expires_at: str
+if TYPE_CHECKING:
 
-    @classmethod
-    def of(cls, d: dict[str, Any]) -> Ticket:
-        return cls(
-            **{
-                **d,
-                "game": Game(d["game"]),
-                "status": TicketStatus(d["status"]),
-                "time_control": QueueTimeControl(d["time_control"]),
-            }
-        )
+    class Ticket:
+        """A ticket of the quick-play queue (derived below from ``matchmaking.reads.TICKET``)."""
+
+        @classmethod
+        def of(cls, d: dict[str, Any]) -> Ticket: ...
+
+else:
+    Ticket = strawberry_type(
+        reads.TICKET,
+        {"Game": Game, "TicketStatus": TicketStatus, "QueueTimeControl": QueueTimeControl},
+    )
 
 
 @strawberry.input(description="Queue for a table (REST `POST /api/queue/`).")

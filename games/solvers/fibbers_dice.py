@@ -31,7 +31,6 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import linprog
 
-from games.engine.fibbers_dice.bots import P_EQ
 from games.engine.fibbers_dice.headsup import (
     DATA,
     NONE,
@@ -45,6 +44,7 @@ from games.engine.fibbers_dice.headsup import (
     lose_values,
 )
 from games.engine.fibbers_dice.headsup import N as SCORES
+from games.engine.fibbers_dice.scores import P_EQ
 
 #: The two programs of a stage must agree this closely (chances of winning).
 AGREE = 1e-7

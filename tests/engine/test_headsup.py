@@ -16,8 +16,10 @@ import random
 import pytest
 
 from games.engine import registry
+from games.engine.bots import make_bot
 from games.engine.fibbers_dice import headsup as H
 from games.engine.fibbers_dice import scores as S
+from games.engine.fibbers_dice.bots import BasicPolicy
 from games.engine.fibbers_dice.expert import DiceExpert
 from games.engine.simulate import match_seed, play_match
 
@@ -56,8 +58,8 @@ def test_the_shipped_file_holds_every_point_state_a_heads_up_match_may_have():
 def test_the_values_agree_with_an_independent_computation():
     assert SHIPPED.values[(1, 1)] == pytest.approx(0.648, abs=5e-4)
     assert SHIPPED.values[(3, 3)] == pytest.approx(0.559, abs=5e-4)
-    assert H.value(None, H.BasicPolicy(), 1) == pytest.approx(0.660, abs=5e-4)
-    assert H.value(None, H.BasicPolicy(), 3) == pytest.approx(0.789, abs=5e-4)
+    assert H.value(None, BasicPolicy(), 1) == pytest.approx(0.660, abs=5e-4)
+    assert H.value(None, BasicPolicy(), 3) == pytest.approx(0.789, abs=5e-4)
 
 
 @pytest.mark.parametrize("points", [1, 2, 3, 5])
@@ -68,7 +70,7 @@ def test_no_strategy_wins_more_than_half_against_the_equilibrium(points):
 
 
 def test_the_best_response_policy_earns_the_best_response_value():
-    basic = H.BasicPolicy()
+    basic = BasicPolicy()
     assert H.value(H.BestResponse(basic), basic, 3) == pytest.approx(H.value(None, basic, 3))
     # and it is not vacuous: the equilibrium itself earns less against basic
     assert H.value(EQ, basic, 3) < H.value(None, basic, 3) - 0.2
@@ -108,7 +110,7 @@ def _win_rate(bots_of, points: int, matches: int, seed: str) -> float:
 def test_the_engine_plays_the_game_the_solver_solved(mine, points):
     """The exact value of a policy pair against the win rate of the real engine, 1,500 matches
     (standard error about 1.2 points: 4 points is over three of them)."""
-    basic = H.BasicPolicy()
+    basic = BasicPolicy()
     policy = EQ if mine == "equilibrium" else H.BestResponse(basic)
     exact = H.value(policy, basic, points)
 
@@ -120,13 +122,14 @@ def test_the_engine_plays_the_game_the_solver_solved(mine, points):
     )
 
 
-def test_the_expert_plays_the_equilibrium_in_a_heads_up_match():
+@pytest.mark.parametrize("level", ["strong", "expert"])
+def test_strong_and_expert_play_the_equilibrium_in_a_heads_up_match(level):
     state = RULES.new_game(2, {"points": 3}, match_seed("headsup-expert", 0)).state
     checked = 0
     while not RULES.is_over(state):
         seat = RULES.to_act(state)[0]
         view = RULES.view(state, seat)
-        action = DiceExpert(RULES, _adapter(), random.Random(checked)).choose(view)
+        action = make_bot("fibbers_dice", level, random.Random(checked)).choose(view)
         expected = _support(view)
         assert action["type"] in expected or action.get("score") in expected
         checked += 1
@@ -181,12 +184,10 @@ def test_no_decision_outside_heads_up():
     assert H.decision(view, random.Random(1)) is None
 
 
-@pytest.mark.parametrize(("level", "policy"), [("basic", H.BasicPolicy()), ("random", None)])
+@pytest.mark.parametrize(("level", "policy"), [("basic", BasicPolicy()), ("random", None)])
 def test_the_simple_policies_are_the_bots(level, policy):
     """``BasicPolicy`` is the basic bot at every decision of a heads-up match (asked through a
     real view); ``RandomPolicy`` gives every legal answer a chance, as the random bot does."""
-    from games.engine.bots import make_bot
-
     point = (2, 3)
     asked = 0
     for role in (H.STARTER, H.OTHER):

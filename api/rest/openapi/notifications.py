@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from notifications import reads
 from notifications.prefs import CHANNELS, KINDS
 
 from . import games as g
@@ -9,7 +10,6 @@ from .builders import (
     BOOL,
     DATETIME,
     NAT,
-    UUID,
     arr,
     boolean,
     define,
@@ -21,52 +21,22 @@ from .builders import (
     string,
 )
 from .components import MATCH_STATUS
+from .shapes import component
 
 KIND = enum("NotificationKind", KINDS)
 enum("NotificationChannel", CHANNELS)
 ID = integer(1, description="The notification's id: later notifications have greater ids.")
 
-NOTIFICATION = define(
-    "NotificationOut",
-    obj(
-        {
-            "id": ID,
-            "kind": KIND,
-            "match": nullable(UUID),
-            "version": nullable(
-                integer(0, description="The match's version it was written at: open that.")
-            ),
-            "seat": nullable(g.SEAT),
-            "game": nullable(g.GAME),
-            "deadline": nullable(DATETIME),
-            "seats": arr(g.SEAT),
-            "status": nullable(MATCH_STATUS),
-            "reason": nullable(string("How the match ended (`match_ended`).")),
-            "placements": nullable(arr(integer(1))),
-            "url": nullable(string("The webhook (`webhook_disabled`).")),
-            "challenge": nullable(
-                integer(1, description="The challenge to answer (`challenged`).")
-            ),
-            "tournament": nullable(
-                string(
-                    "The tournament whose first round is about to start (`round_starting`).",
-                    format="uuid",
-                )
-            ),
-            "starts_at": nullable(DATETIME),
-            "player": {
-                "allOf": [ref("PlayerOut")],
-                "nullable": True,
-                "description": "The player you follow who is looking for a game "
-                "(`followed_looking`; `game` is the game).",
-            },
-            "events": arr(ref("EventOut")),
-            "created_at": DATETIME,
-            "read_at": nullable(DATETIME),
-        },
-        description="A notification: what it is about, as you may see it (a `takeover` has "
-        "the events of the decision a bot took for your seat, as your seat sees them).",
-    ),
+NOTIFICATION = component(
+    reads.NOTIFICATION,
+    {
+        "NotificationKind": KIND,
+        "Seat": g.SEAT,
+        "Game": g.GAME,
+        "MatchStatus": MATCH_STATUS,
+        "Player": ref("PlayerOut"),
+        "Event": ref("EventOut"),
+    },
 )
 define(
     "NotificationPageOut",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from matchmaking.models import Ticket
+from matchmaking.reads import TICKET as TICKET_SHAPE
 
 from .builders import (
     DATETIME,
@@ -19,44 +20,23 @@ from .builders import (
     ref,
 )
 from .games.common import GAME
+from .shapes import component
 
 
 def number(lo: float, description: str) -> Schema:
     return {"type": "number", "minimum": lo, "description": description}
 
 
+QUEUE_TIME_CONTROL = enum("QueueTimeControl", ["live", "async"])
 TICKET_STATUS = enum(
     "TicketStatus",
     Ticket.Status.values,
     "`waiting` in the queue; `matched`: seated at `match`; `cancelled`; `expired` (unmatched "
     "for 15 minutes live, 24 hours async).",
 )
-TICKET = define(
-    "TicketOut",
-    obj(
-        {
-            "id": integer(1, None, "The ticket id."),
-            "game": GAME,
-            "status": TICKET_STATUS,
-            "seats_min": integer(2),
-            "seats_max": integer(2),
-            "time_control": enum("QueueTimeControl", ["live", "async"]),
-            "rated": boolean("A rated table (seated only with rated tickets) or an unrated one."),
-            "bots_after": nullable(integer(0)),
-            "bot_level": nullable({"type": "string", "description": "The bots' level."}),
-            "position": nullable(
-                integer(1, None, "While waiting: 1 + the tickets of the pool queued earlier.")
-            ),
-            "waited": number(0, "Seconds waited (until matched, cancelled or expired)."),
-            "estimate": nullable(
-                number(0, "While waiting: the median wait of the pool's last tables (seconds).")
-            ),
-            "match": nullable(UUID),
-            "created_at": DATETIME,
-            "expires_at": DATETIME,
-        },
-        description="A ticket of the quick-play queue.",
-    ),
+TICKET = component(
+    TICKET_SHAPE,
+    {"Game": GAME, "TicketStatus": TICKET_STATUS, "QueueTimeControl": QUEUE_TIME_CONTROL},
 )
 TICKET_LIST = define(
     "TicketListOut",

@@ -42,26 +42,12 @@ from typing import NamedTuple
 
 from ..bots import register_bot
 from ..core import JSON, Action
+from . import headsup
 from . import scores as S
+from .scores import P_EQ, P_GE, P_LE
 
 N = len(S.SCORES)  # 21 scores
 TOP = N - 1  # rank of Max
-
-
-def _distribution() -> tuple[float, ...]:
-    counts = [0] * N
-    for first in range(1, 7):
-        for second in range(1, 7):
-            counts[S.rank(S.read([first, second]))] += 1
-    return tuple(c / 36 for c in counts)
-
-
-#: Chance that a roll reads exactly rank r.
-P_EQ: tuple[float, ...] = _distribution()
-#: Chance that a roll is at least rank r (an announcement of r stands when called).
-P_GE: tuple[float, ...] = tuple(sum(P_EQ[r:]) for r in range(N))
-#: Chance that a roll is at most rank r.
-P_LE: tuple[float, ...] = tuple(sum(P_EQ[: r + 1]) for r in range(N))
 
 #: The basic bot calls an announcement that a roll reaches with a chance below this.
 BASIC_CALL_BELOW = 0.4
@@ -98,6 +84,20 @@ class BasicBot:
         if roll in legal:  # the truth beats the standing announcement (or opens the sequence)
             return {"type": "announce", "score": roll}
         return {"type": "announce", "score": legal[0]}  # the smallest higher score
+
+
+class BasicPolicy:
+    """The ``basic`` level as a Markov policy of the heads-up game (headsup.py): the truth
+    when it beats the standing score, else the smallest higher one; calls what a roll reaches
+    with a chance below ``BASIC_CALL_BELOW``."""
+
+    def announce(
+        self, point: headsup.Point, role: int, standing: int, roll: int
+    ) -> headsup.Distribution:
+        return {roll if roll > standing else standing + 1: 1.0}
+
+    def call(self, point: headsup.Point, role: int, previous: int, standing: int) -> float:
+        return 1.0 if P_GE[standing] < BASIC_CALL_BELOW else 0.0
 
 
 # --- Strong bot: opponent models ---------------------------------------------------------
@@ -386,6 +386,9 @@ class StrongBot:
     ``strong``."""
 
     level = "strong"
+    #: In a heads-up match, play the solved game's equilibrium (headsup.py) instead of the
+    #: models: no strategy beats it, which the models were far from (docs/bot-levels.md).
+    solved = True
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -446,6 +449,10 @@ class StrongBot:
 
     def choose(self, view: JSON) -> Action:
         self.observe(view)
+        if self.solved and len(view["public"]["out"]) == 2:
+            found = headsup.decision(view, self.rng)
+            if found is not None:
+                return found
         public = view["public"]
         _, models = self.opponents(view)
         tables = tables_for(models)

@@ -74,6 +74,9 @@ class RolloutBot(StrongBot):
     learnt (shared, read only), or the prior models. It does not learn from the sampled views,
     so a rollout step is a table lookup."""
 
+    #: Rollouts play the strong bots as the beliefs model them (their tables), heads-up too.
+    solved = False
+
     def __init__(self, rng: random.Random, records: SeatRecords | None = None) -> None:
         super().__init__(rng)
         if records is not None:

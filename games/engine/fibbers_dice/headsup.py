@@ -18,7 +18,8 @@ of any pair of Markov policies, the best response to one, and the shipped equili
 
 A *Markov policy* decides from the point state, its role, the standing announcement and its
 own roll (announcing), or the announcement before the standing one and the standing one
-(calling). The equilibrium is one; so are ``random`` and ``basic``. Against a Markov policy,
+(calling). The equilibrium is one; so are ``random`` and ``basic`` (``BasicPolicy`` in
+bots.py). Against a Markov policy,
 a Markov best response is a best response among all strategies: nothing else in the history
 bears on what follows.
 """
@@ -36,7 +37,7 @@ from typing import Protocol
 
 from ..core import JSON, Action
 from . import scores as S
-from .bots import BASIC_CALL_BELOW, P_EQ, P_GE
+from .scores import P_EQ
 
 N = len(S.SCORES)  # 21 scores, ranks 0 … 20
 TOP = N - 1  # Max: shown at once, never called or believed
@@ -208,18 +209,6 @@ class RandomPolicy:
 
     def call(self, point: Point, role: int, previous: int, standing: int) -> float:
         return 0.5
-
-
-class BasicPolicy:
-    """The ``basic`` level (games/engine/fibbers_dice/bots.py): the truth when it beats the
-    standing score, else the smallest higher one; calls what a roll reaches with a chance
-    below ``BASIC_CALL_BELOW``."""
-
-    def announce(self, point: Point, role: int, standing: int, roll: int) -> Distribution:
-        return {roll if roll > standing else standing + 1: 1.0}
-
-    def call(self, point: Point, role: int, previous: int, standing: int) -> float:
-        return 1.0 if P_GE[standing] < BASIC_CALL_BELOW else 0.0
 
 
 class BestResponse:

@@ -65,3 +65,21 @@ def suggestion(value: str) -> str | None:
     if len(value) != 2 or not all(c in "123456" for c in value):
         return None
     return read([int(value[0]), int(value[1])])
+
+
+def _distribution() -> tuple[float, ...]:
+    counts = [0] * len(SCORES)
+    for first in range(1, 7):
+        for second in range(1, 7):
+            counts[rank(read([first, second]))] += 1
+    return tuple(c / 36 for c in counts)
+
+
+# Two dice give 36 equally likely outcomes: a non-double score and Max each come from 2 of
+# them, a double from 1.
+#: Chance that a roll reads exactly rank r.
+P_EQ: tuple[float, ...] = _distribution()
+#: Chance that a roll is at least rank r (an announcement of r stands when called).
+P_GE: tuple[float, ...] = tuple(sum(P_EQ[r:]) for r in range(len(SCORES)))
+#: Chance that a roll is at most rank r.
+P_LE: tuple[float, ...] = tuple(sum(P_EQ[: r + 1]) for r in range(len(SCORES)))
