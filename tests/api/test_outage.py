@@ -6,6 +6,7 @@ outage: ``tests/ops/test_faults.py``."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import orjson
@@ -16,6 +17,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
+from api.play.hub import hub
 from kernel.outage import RETRY_AFTER_SECONDS
 
 from .helpers import Player, assert_error
@@ -115,7 +117,19 @@ def _asgi(path: str, headers: list[tuple[bytes, bytes]]) -> tuple[int, dict[byte
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    asyncio.run(application(scope, receive, send))  # type: ignore[arg-type]
+    async def run() -> None:
+        try:
+            await application(scope, receive, send)  # type: ignore[arg-type]
+        finally:
+            # The follower's process-wide Redis subscription, started on this loop: ended
+            # here, while the loop runs, as asyncio.run's own cancelling could wait on it.
+            task = hub.task
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                    await asyncio.wait_for(task, 5)
+
+    asyncio.run(run())
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return start["status"], dict(start["headers"]), orjson.loads(body)
