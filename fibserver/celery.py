@@ -2,13 +2,18 @@
 
 import os
 
-from celery import Celery
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
+from celery import Celery, signals
 
 from fibserver.healing import guard_kombu
 
-guard_kombu()  # a worker survives a Redis restart (fibserver/healing.py)
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fibserver.settings")
+
+# A worker (and beat) survives a Redis restart and reconnects within a second of its return
+# (fibserver/healing.py): patched when a worker or beat starts, not
+# at import (kombu's Redis transport imports redis-py, which imports OpenTelemetry: a web
+# process that never traces must not load it).
+signals.worker_init.connect(lambda **_: guard_kombu(), weak=False)
+signals.beat_init.connect(lambda **_: guard_kombu(), weak=False)
 # Every task runs again, once, on a fresh database connection if it met a dead one.
 app = Celery("fibserver", task_cls="fibserver.healing:HealingTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -16,7 +16,9 @@ database or Redis went away and came back (docs/operations.md, "Outages").
   makes that step give up quietly instead: the messages stay in Redis's unacknowledged index,
   where any worker's ``restore_visible`` puts them back after the visibility timeout, or, if
   Redis came back empty, they are gone, which loses nothing: deadlines and bot turns live in
-  the database, and the sweep takes whatever was due.
+  the database, and the sweep takes whatever was due. And the worker tries to reconnect every
+  ``RECONNECT_SECONDS`` at most (kombu's default waits 2, 4, 6 … up to 30 s between attempts,
+  so a worker could stay idle for up to 30 s after Redis was back).
 """
 
 from __future__ import annotations
@@ -94,6 +96,8 @@ class HealingTask(Task):  # type: ignore[misc]  # Celery is untyped
 
 
 _guarded = False
+#: The longest a worker waits between two attempts to reconnect to the broker.
+RECONNECT_SECONDS = 1.0
 
 
 def guard_kombu() -> None:
@@ -124,4 +128,32 @@ def guard_kombu() -> None:
             return None
 
     kombu_redis.QoS.restore_unacked = restore_unacked  # type: ignore[method-assign]
+
+    from kombu import Connection
+
+    ensure = Connection._ensure_connection
+
+    def ensure_often(
+        self: Any,
+        errback: Any = None,
+        max_retries: Any = None,
+        interval_start: float = 2,
+        interval_step: float = 2,
+        interval_max: float = 30,
+        *args: Any,
+        **kwargs: Any,
+    ) -> Any:
+        most = RECONNECT_SECONDS
+        return ensure(
+            self,
+            errback,
+            max_retries,
+            min(interval_start, most),
+            min(interval_step, most),
+            min(interval_max, most),
+            *args,
+            **kwargs,
+        )
+
+    Connection._ensure_connection = ensure_often  # type: ignore[method-assign]
     _guarded = True

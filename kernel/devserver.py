@@ -65,6 +65,7 @@ class EmbeddedServer:
             [
                 *[sys.executable, "-m", "uvicorn", "fibserver.asgi:application"],
                 *["--lifespan", "on", "--host", "127.0.0.1", "--port", str(self.port)],
+                *["--timeout-graceful-shutdown", "2"],  # as scripts/serve
             ],
             cwd=ROOT,
             env=self.env,

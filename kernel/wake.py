@@ -6,12 +6,21 @@ delays a follower until its next timed re-check; it never loses an event.
 
 The publish is off the request's critical path: :func:`publish` hands the message to one
 thread per process, which sends what has gathered meanwhile in one pipelined round trip while
-the request goes on to answer. A message still queued when the process ends is lost, which,
-as above, only delays a follower.
+the request goes on to answer.
+
+**At exit** (:func:`_flush_at_exit`, an ``atexit`` hook) the publisher is given
+``EXIT_SECONDS`` to send what is still queued, then the connection is closed from the main
+thread; what it could not send in that time (Redis away) is dropped knowingly, which, as
+above, only delays a follower. The client never closes itself in ``__del__``: at interpreter
+shutdown that ran ``ConnectionPool.disconnect``, which waits for the pool's lock, and a daemon
+thread frozen by the shutdown while it held that lock (the publisher, mid-send) left the
+process hanging after its last line forever (a management command that moved a match, a
+worker being recycled).
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import queue
@@ -25,7 +34,12 @@ log = logging.getLogger(__name__)
 _client: Any = None
 _outbox: queue.SimpleQueue[str] | None = None
 _owner = 0  # the process the outbox and its thread belong to (a fork starts its own)
+_thread: threading.Thread | None = None
 _lock = threading.Lock()
+#: Seconds a process ending waits for the publisher to send what is queued.
+EXIT_SECONDS = 2.0
+#: Put on the outbox to end the publisher thread.
+_STOP = "\x00stop"
 
 
 def _redis() -> Any:
@@ -33,7 +47,12 @@ def _redis() -> Any:
     if _client is None:
         import redis
 
-        _client = redis.Redis.from_url(str(settings.REDIS_URL), socket_timeout=2)
+        class Client(redis.Redis):  # type: ignore[misc, type-arg]
+            def __del__(self) -> None:
+                """Closed by :func:`_flush_at_exit`, never by the garbage collector (see the
+                module's docstring)."""
+
+        _client = Client.from_url(str(settings.REDIS_URL), socket_timeout=2)
     return _client
 
 
@@ -55,11 +74,35 @@ def _publisher(outbox: queue.SimpleQueue[str]) -> None:
                 messages.append(outbox.get_nowait())
             except queue.Empty:
                 break
-        _send(messages)
+        stop = _STOP in messages
+        messages = [m for m in messages if m != _STOP]
+        if messages:
+            _send(messages)
+        if stop:
+            return
+
+
+def _flush_at_exit() -> None:
+    """Send what is queued (for at most ``EXIT_SECONDS``), then close the connection."""
+    global _client
+    thread, outbox = _thread, _outbox
+    if thread is None or outbox is None or _owner != os.getpid() or not thread.is_alive():
+        return
+    outbox.put(_STOP)
+    thread.join(EXIT_SECONDS)
+    if thread.is_alive():
+        log.warning("match changes still unsent at exit: dropped (followers re-check)")
+        return  # the thread may hold the pool: leave the connection to the OS
+    client, _client = _client, None
+    if client is not None:
+        try:
+            client.close()
+        except Exception:
+            log.debug("closing the wake-up connection failed", exc_info=True)
 
 
 def _box() -> queue.SimpleQueue[str]:
-    global _outbox, _owner, _client
+    global _outbox, _owner, _client, _thread
     pid = os.getpid()
     if _outbox is None or _owner != pid:
         with _lock:
@@ -67,10 +110,14 @@ def _box() -> queue.SimpleQueue[str]:
                 _client = None  # a forked child opens its own connection
                 _outbox = queue.SimpleQueue()
                 _owner = pid
-                threading.Thread(
+                _thread = threading.Thread(
                     target=_publisher, args=(_outbox,), name="match-changed", daemon=True
-                ).start()
+                )
+                _thread.start()
     return _outbox
+
+
+atexit.register(_flush_at_exit)
 
 
 def publish(match_id: Any, version: int) -> None:

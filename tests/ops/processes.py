@@ -99,6 +99,7 @@ def uvicorn(port: int) -> list[str]:
     return python(
         *["-m", "uvicorn", "fibserver.asgi:application", "--host", "127.0.0.1"],
         *["--port", str(port), "--log-level", "warning", "--no-access-log"],
+        *["--timeout-graceful-shutdown", "2"],  # as docker-compose.yml's follower
     )
 
 

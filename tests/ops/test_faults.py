@@ -71,12 +71,17 @@ def scenario(tmp_path, name: str, fault: Callable[[Shape], None], survivors: tup
         for due, late in figures["deadlines"]
         if due + late > max(due, fault_ended) + RECOVERY_SECONDS
     ]
+    # Back at work: the longest a deadline waited past its time or the fault's end.
+    recovery = max(
+        (due + late - max(due, fault_ended) for due, late in figures["deadlines"]), default=0.0
+    )
     report = (
         f"{name}: {MATCHES} matches, {figures['moves']} moves by players (each stored once), "
         f"{len(figures['deadlines'])} deadlines taken by bots (none twice, "
         f"{len(record.skipped)} let pass on purpose); fault {fault_ended - fault_began:.1f} s; "
         f"all finished {finished - fault_ended:.1f} s after it; lateness "
         + lateness_report(figures["deadlines"], fault_began)
+        + f"; back at work within {recovery:.2f} s of the fault's end"
         + f"; 5xx answers during the fault: {len(record.outage_answers)}"
     )
     print("\n" + report)
