@@ -52,11 +52,12 @@ def vacation_start(*, user: User, days: int) -> Vacation:
     now = db_now()
     if current(user, now) is not None:
         raise Conflict("You are on vacation already; end it first.")
-    allowance = days_per_year()
-    left = allowance - days_used(user, now)
-    if type(days) is not int or not 1 <= days <= allowance:
-        reason = f"Must be between 1 and {allowance}."
+    left = days_per_year() - days_used(user, now)
+    if type(days) is not int or days < 1:
+        reason = "Must be at least 1."
         raise Invalid(f"The request is not valid: 'days': {reason}", fields={"days": [reason]})
+    # More days than the yearly allowance (a setting, which the schema cannot know) or than
+    # are left of it: a well-formed request that this account cannot be granted now.
     if days > left:
         raise Conflict(
             f"Only {max(left, 0)} vacation days are left this year.", days_left=max(left, 0)

@@ -12,7 +12,7 @@ from games import services
 from games.models import Match, Seat, Vacation
 from games.reads.vacation import vacation_status
 from games.services.vacation import vacation_end, vacation_start
-from kernel.errors import Conflict, Invalid, NotFound
+from kernel.errors import Conflict, NotFound
 from tests.api.helpers import assert_error
 from tests.notifications.helpers import move, table, to_act
 
@@ -171,8 +171,9 @@ def test_the_yearly_allowance_counts_planned_days_and_days_begun_when_ended_earl
     assert refused.value.details["days_left"] == 0
     with pytest.raises(NotFound):
         vacation_end(user=me)
-    with pytest.raises(Invalid):
+    with pytest.raises(Conflict) as over:  # more than the allowance: as many as are left
         vacation_start(user=users[1], days=11)
+    assert over.value.details["days_left"] == 10
     assert Vacation.objects.filter(user=users[1]).count() == 0
 
 
@@ -223,11 +224,13 @@ def test_bad_input_is_a_400_and_changes_nothing(body):
     assert not Vacation.objects.exists()
 
 
-def test_more_days_than_the_allowance_is_a_400_and_more_than_left_a_409():
+def test_more_days_than_the_allowance_or_than_are_left_is_a_409():
     from tests.api.helpers import Player
 
     me = Player()
-    assert_error(me.client.post("/api/me/vacation/", {"days": 31}, format="json"), 400)
+    over = me.client.post("/api/me/vacation/", {"days": 31}, format="json")
+    assert_error(over, 409)
+    assert over.json()["error"]["days_left"] == 30
     assert me.client.post("/api/me/vacation/", {"days": 20}, format="json").status_code == 201
     assert_error(me.client.post("/api/me/vacation/", {"days": 1}, format="json"), 409)
     me.client.delete("/api/me/vacation/")
