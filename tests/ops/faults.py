@@ -23,11 +23,19 @@ from typing import Any
 
 import orjson
 import psycopg
-from django.conf import settings as django_settings
 
 from games.engine.bots import random_action
 
-from .processes import ROOT, Process, celery_beat, celery_worker, free_port, gunicorn, python
+from .processes import (
+    ROOT,
+    Process,
+    celery_beat,
+    celery_worker,
+    free_port,
+    gunicorn,
+    python,
+    server_url,
+)
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 START_SECONDS = 120
@@ -38,15 +46,6 @@ REQUEST_SECONDS = 10
 
 def has_redis_server() -> bool:
     return os.access(REDIS_SERVER, os.X_OK)
-
-
-def server_url() -> str:
-    """The PostgreSQL server of the test settings, for a database of our own."""
-    db = django_settings.DATABASES["default"]
-    user = db.get("USER") or "postgres"
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
-    return f"postgres://{user}{password}@{host}:{port}"
 
 
 class OwnRedis:

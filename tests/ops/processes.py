@@ -13,6 +13,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from django.conf import settings as django_settings
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -112,3 +114,12 @@ def celery_worker(name: str, queue: str, concurrency: int = 2) -> list[str]:
 
 def celery_beat(schedule: Path) -> list[str]:
     return python("-m", "celery", "-A", "fibserver", "beat", "-s", str(schedule), "-l", "warning")
+
+
+def server_url() -> str:
+    """The PostgreSQL server of the test settings, for a database of our own."""
+    db = django_settings.DATABASES["default"]
+    user = db.get("USER") or "postgres"
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}"

@@ -50,6 +50,7 @@ from .processes import (
     free_port,
     gunicorn,
     python,
+    server_url,
     uvicorn,
     wait_http,
 )
@@ -83,15 +84,6 @@ OVER = ("finished", "aborted")
 # --- The deployment ----------------------------------------------------------------------------
 
 
-def _database_url() -> str:
-    """The server's address from the test settings, for a database of our own."""
-    db = django_settings.DATABASES["default"]
-    user = db.get("USER") or "postgres"
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
-    return f"postgres://{user}{password}@{host}:{port}"
-
-
 def _own_redis_url() -> str:
     """REDIS_URL with a database number of this test's own (8 away from the suite's)."""
     parts = urlsplit(str(django_settings.REDIS_URL))
@@ -104,7 +96,7 @@ class Deployment:
         self.tmp = tmp
         self.run = uuid.uuid4().hex[:8]
         self.db_name = f"fib_scale_{self.run}"
-        self.server = _database_url()
+        self.server = server_url()
         self.database_url = f"{self.server}/{self.db_name}"
         self.redis_url = _own_redis_url()
         self.prefix = f"fib-scale-{self.run}:"
