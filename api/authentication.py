@@ -16,7 +16,7 @@ from rest_framework.authentication import TokenAuthentication
 
 from accounts.models import Session
 from accounts.sessions import address_of, digest_of, session_of, touch
-from api import rediscache
+from api import localtokens, rediscache
 
 #: How long a token's user is kept in the shared cache (seconds). Every change that could
 #: make a cached entry wrong — the session deleted (logout, a revocation, a password change, an
@@ -31,27 +31,13 @@ def token_cache_key(key: str) -> str:
     return _cache_key(digest_of(key))
 
 
-def token_user_key(key: str) -> str:
-    """The cache key of a cached token's user id, kept beside :func:`token_cache_key` (a plain
-    number, which a Redis script can read: the fast lane's move checks the token and counts
-    the move against the user's rate limit in one round trip)."""
-    return _user_key(digest_of(key))
-
-
 def _cache_key(digest: str) -> str:
     return "auth-token:" + digest[:40]
 
 
-def _user_key(digest: str) -> str:
-    return "auth-token-user:" + digest[:40]
-
-
 def remember_token(key: str, user: Any, token: Any) -> None:
-    """Cache a valid token's user (both keys, one round trip)."""
-    cache.set_many(
-        {token_cache_key(key): (user, token), token_user_key(key): int(user.pk)},
-        TOKEN_CACHE_SECONDS,
-    )
+    """Cache a valid token's user."""
+    cache.set(token_cache_key(key), (user, token), TOKEN_CACHE_SECONDS)
 
 
 class CachedTokenAuthentication(TokenAuthentication):
@@ -96,9 +82,15 @@ def forget_token(key: str) -> None:
 def forget_digest(digest: str) -> None:
     """Drop a session's cached entry: now, and again when the transaction commits (a request
     that read the session before the deletion committed may have cached it meanwhile)."""
-    names = [_cache_key(digest), _user_key(digest)]
+    names = [_cache_key(digest)]
     cache.delete_many(names)
-    transaction.on_commit(lambda: cache.delete_many(names))
+    localtokens.forget([digest])
+
+    def again() -> None:
+        cache.delete_many(names)
+        localtokens.forget([digest])
+
+    transaction.on_commit(again)
 
 
 def connect_invalidation() -> None:

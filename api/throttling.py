@@ -10,8 +10,9 @@ Same rates (``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``), same keys of who is c
 user, else the client's address), the same ``wait()``. Without Redis (the embedded default:
 one process, local memory) it is DRF's throttle unchanged.
 
-The ``actions`` scope uses it, from REST (``api.fast.move`` and its DRF twin) and GraphQL
-alike, so the two APIs still share one budget. Its history lives under its own key, never one
+The ``actions`` scope uses it, from REST's DRF twin and GraphQL, and the fast lane's move
+takes the same history's entries a few at a time (:mod:`api.leases`), so every face shares one
+budget. Its history lives under its own key, never one
 DRF's format uses.
 """
 
@@ -41,31 +42,6 @@ end
 redis.call('LPUSH', KEYS[1], ARGV[1])
 redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2])))
 return {1, n + 1, redis.call('LINDEX', KEYS[1], -1)}
-"""
-
-#: The token check and the throttle in one script: KEYS[1] a cached token's ``(user,
-#: token)``, KEYS[2] its user id (``api.authentication.token_user_key``); ARGV[1] the history
-#: key without the user id ('' when the scope has no rate), then SCRIPT's ARGV. Returns {-1}
-#: when the token is not cached (nothing counted), else SCRIPT's answer and the cached entry.
-TOKEN_SCRIPT = """
-local entry = redis.call('GET', KEYS[1])
-local uid = redis.call('GET', KEYS[2])
-if not entry or not uid then return {-1} end
-if ARGV[1] == '' then return {1, 0, false, entry} end
-local key = ARGV[1] .. uid
-local horizon = tonumber(ARGV[2]) - tonumber(ARGV[3])
-while true do
-  local last = redis.call('LINDEX', key, -1)
-  if not last or tonumber(last) > horizon then break end
-  redis.call('RPOP', key)
-end
-local n = redis.call('LLEN', key)
-if n >= tonumber(ARGV[4]) then
-  return {0, n, redis.call('LINDEX', key, -1), entry}
-end
-redis.call('LPUSH', key, ARGV[2])
-redis.call('EXPIRE', key, math.ceil(tonumber(ARGV[3])))
-return {1, n + 1, redis.call('LINDEX', key, -1), entry}
 """
 
 _scripts: dict[tuple[int, str], Any] = {}
@@ -109,37 +85,6 @@ class AtomicScopedRateThrottle(ScopedRateThrottle):
         self.oldest = float(oldest) if oldest is not None else None
         return bool(allowed)
 
-    def allow_token(self, scope: str, key: str) -> tuple[Any, bool] | None:
-        """The cached ``(user, token)`` of an API token and whether its user may make one more
-        request of ``scope`` (counted if so), in one round trip; ``None`` when the token is
-        not in the cache (or the cache is not Redis), with nothing counted: then authenticate
-        and :meth:`allow_request` as usual. The same history and answers as
-        :meth:`allow_request` for the token's user."""
-        from api.authentication import token_cache_key, token_user_key
-
-        client = redis_client()
-        if client is None:
-            return None
-        self.scope = scope
-        self.rate = self.get_rate()
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        self.now = self.timer()
-        prefix: str | None = ""
-        if self.rate is not None:
-            prefix = _history_prefix(scope)
-            if prefix is None:
-                return None
-        found = _script(client, TOKEN_SCRIPT)(
-            keys=[cache.make_key(token_cache_key(key)), cache.make_key(token_user_key(key))],
-            args=[prefix, repr(self.now), self.duration or 0, self.num_requests or 0],
-        )
-        if found[0] == -1:
-            return None
-        allowed, self.count, oldest, entry = found
-        self.oldest = float(oldest) if oldest is not None else None
-        serializer = cache._cache._serializer  # type: ignore[attr-defined]
-        return serializer.loads(entry), bool(allowed)
-
     def wait(self) -> float | None:
         if not hasattr(self, "count"):
             return super().wait()  # type: ignore[no-any-return]
@@ -150,13 +95,3 @@ class AtomicScopedRateThrottle(ScopedRateThrottle):
         if available <= 0:
             return None
         return remaining / float(available)
-
-
-def _history_prefix(scope: str) -> str | None:
-    """The cache key of a user's history of ``scope`` without the user id, if the cache's key
-    function makes keys by appending (Django's default does); else ``None``."""
-    name = AtomicScopedRateThrottle.cache_format % {"scope": scope, "ident": ""}
-    prefix: str = cache.make_key(name)
-    if cache.make_key(name + "7") != prefix + "7":
-        return None
-    return prefix

@@ -32,14 +32,14 @@ from django.conf import settings
 CHANNEL = "fibserver:match-changed"
 log = logging.getLogger(__name__)
 _client: Any = None
-_outbox: queue.SimpleQueue[str] | None = None
+_outbox: queue.SimpleQueue[tuple[str, str]] | None = None
 _owner = 0  # the process the outbox and its thread belong to (a fork starts its own)
 _thread: threading.Thread | None = None
 _lock = threading.Lock()
 #: Seconds a process ending waits for the publisher to send what is queued.
 EXIT_SECONDS = 2.0
 #: Put on the outbox to end the publisher thread.
-_STOP = "\x00stop"
+_STOP = ("", "\x00stop")
 
 
 def _redis() -> Any:
@@ -56,17 +56,17 @@ def _redis() -> Any:
     return _client
 
 
-def _send(messages: list[str]) -> None:
+def _send(messages: list[tuple[str, str]]) -> None:
     try:
         pipe = _redis().pipeline(transaction=False)
-        for message in messages:
-            pipe.publish(CHANNEL, message)
+        for channel, message in messages:
+            pipe.publish(channel, message)
         pipe.execute()
     except Exception:  # followers re-check the database on their own; never fail a move
         log.warning("could not publish %d match changes", len(messages), exc_info=True)
 
 
-def _publisher(outbox: queue.SimpleQueue[str]) -> None:
+def _publisher(outbox: queue.SimpleQueue[tuple[str, str]]) -> None:
     while True:
         messages = [outbox.get()]
         while True:
@@ -101,7 +101,7 @@ def _flush_at_exit() -> None:
             log.debug("closing the wake-up connection failed", exc_info=True)
 
 
-def _box() -> queue.SimpleQueue[str]:
+def _box() -> queue.SimpleQueue[tuple[str, str]]:
     global _outbox, _owner, _client, _thread
     pid = os.getpid()
     if _outbox is None or _owner != pid:
@@ -123,6 +123,12 @@ atexit.register(_flush_at_exit)
 def publish(match_id: Any, version: int) -> None:
     """Queue "``match_id`` is at ``version``" for the followers (sent at once, by the
     publisher thread)."""
+    publish_on(CHANNEL, f"{match_id}:{version}")
+
+
+def publish_on(channel: str, message: str) -> None:
+    """Queue ``message`` for ``channel`` (sent at once, by the publisher thread, with whatever
+    else is queued)."""
     if not settings.REDIS_URL:
         return
-    _box().put(f"{match_id}:{version}")
+    _box().put((channel, message))

@@ -58,5 +58,12 @@ def _delete_namespace(prefix: str) -> None:
 
 @pytest.fixture
 def clear_cache(cache_namespace: str) -> Callable[[], None]:
-    """Forget this test process's cached keys (throttle history included)."""
-    return lambda: _delete_namespace(cache_namespace)
+    """Forget this test process's cached keys (throttle history included) and the moves it
+    holds leases on (api.leases)."""
+    from api import leases
+
+    def clear() -> None:
+        _delete_namespace(cache_namespace)
+        leases.LEASES.clear()
+
+    return clear

@@ -19,6 +19,8 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from accounts.models import User
+from accounts.sessions import digest_of
+from api import localtokens
 from api.authentication import CachedTokenAuthentication, token_key
 from api.errors import exception_handler
 from api.render import json_bytes
@@ -57,10 +59,22 @@ def caller(request: HttpRequest) -> User | None:
     key = token_key(header)
     if key is None:
         raise HandOver
+    return known_user(key, request)
+
+
+def known_user(key: str, request: HttpRequest) -> User:
+    """The active user of a token: from this process's memory (:mod:`api.localtokens`), else
+    looked up (and kept); a token that is not valid is handed over (DRF's own 401s)."""
+    digest = digest_of(key)
+    found = localtokens.get(digest)
+    if found is not None:
+        return found[0]  # type: ignore[no-any-return]
+    seen = localtokens.mark()
     try:
-        user, _token = tokens.authenticate_credentials(key, request)
+        user, session = tokens.authenticate_credentials(key, request)
     except exceptions.AuthenticationFailed:
         raise HandOver from None
+    localtokens.keep(digest, user, session, seen)
     return user  # type: ignore[no-any-return]
 
 

@@ -23,36 +23,40 @@ from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
 
 from accounts.models import User
-from api.authentication import remember_token, token_key
+from api import leases
+from api.authentication import token_key
 from api.play.body import json_body
 from api.play.moves import THROTTLE_SCOPE, submit_move
-from api.throttling import AtomicScopedRateThrottle
+from api.throttling import AtomicScopedRateThrottle, redis_client
 
 from . import HandOver
-from .answers import ALLOW_MOVE, error_answer, json_answer, plain, tokens
+from .answers import ALLOW_MOVE, error_answer, json_answer, known_user, plain
 
 _throttled = SimpleNamespace(throttle_scope=THROTTLE_SCOPE)
 
 
-def _caller(request: HttpRequest) -> tuple[User, AtomicScopedRateThrottle, bool | None]:
+def _caller(request: HttpRequest) -> User:
     """The active user of the request's token (no token, a malformed header, a token that is
-    not valid: handed over, for DRF's own 401s), the throttle, and whether it lets the move
-    through: checked with the token in one Redis round trip when the token is cached
-    (``None``: still to ask)."""
-    throttle = AtomicScopedRateThrottle()
+    not valid: handed over, for DRF's own 401s): from this process's memory when it has it
+    (:mod:`api.localtokens`)."""
     key = token_key(get_authorization_header(request))
     if key is None:
         raise HandOver
-    cached = throttle.allow_token(THROTTLE_SCOPE, key)
-    if cached is not None:
-        (user, _token), allowed = cached
-        return user, throttle, allowed
-    try:
-        user, token = tokens.authenticate_credentials(key, request)
-    except exceptions.AuthenticationFailed:
-        raise HandOver from None
-    remember_token(key, user, token)  # both keys, if only the older one was cached
-    return user, throttle, None
+    return known_user(key, request)
+
+
+def _allowed(user: User, request: HttpRequest) -> None:
+    """Count the move against the user's rate limit (:mod:`api.leases` with Redis; DRF's
+    throttle in local memory without), or refuse it as the twin does."""
+    client = redis_client()
+    if client is None:
+        throttle = AtomicScopedRateThrottle()
+        if not throttle.allow_request(request, _throttled):
+            raise exceptions.Throttled(wait=throttle.wait())
+        return
+    verdict = leases.allow(client, THROTTLE_SCOPE, user.pk)
+    if not verdict.allowed:
+        raise exceptions.Throttled(wait=verdict.wait)
 
 
 def _is_json(request: HttpRequest) -> bool:
@@ -76,13 +80,10 @@ def move(request: HttpRequest, match_id: str) -> HttpResponse:
     from the body or counted against a rate limit when it hands over."""
     if not (plain(request, "POST") and _is_json(request)):
         raise HandOver
-    user, throttle, allowed = _caller(request)
+    user = _caller(request)
     request.user = user
     try:
-        if allowed is None:
-            allowed = throttle.allow_request(request, _throttled)
-        if not allowed:
-            raise exceptions.Throttled(wait=throttle.wait())
+        _allowed(user, request)
         code, payload = submit_move(
             user=user,
             match_id=match_id,
