@@ -171,6 +171,9 @@ class Run:
     #: The follower process's (uvicorn's) CPU over an API scenario: what waking followers of
     #: the scenario's changes costs there (a floor's or the followers' own run: 0).
     follow_cpu: float = 0.0
+    #: The Celery worker's CPU over an API scenario (its processes): the follow-up work of the
+    #: scenario's moves (results, ratings and notifications when a match ends; bots).
+    work_cpu: float = 0.0
     client_cpu: float = 0.0
     #: Requests per second of each round (the medians of the ratios are taken over these).
     rounds: list[float] = field(default_factory=list)
@@ -188,6 +191,7 @@ class Run:
         self.db_cpu += other.db_cpu
         self.redis_cpu += other.redis_cpu
         self.follow_cpu += other.follow_cpu
+        self.work_cpu += other.work_cpu
         self.client_cpu += other.client_cpu
         if other.seconds:
             self.rounds.append(other.count / other.seconds)
@@ -263,9 +267,17 @@ def children(pid: int) -> list[int]:
 class Servers:
     api_pids: list[int] = []
     follow_pids: list[int] = []
+    worker_pid: int = 0
     floor_pids: list[int] = []
     floor_db: str = ""
     redis_pid: int = 0
+
+
+def worker_pids() -> list[int]:
+    """The Celery worker's processes (its main process and its pool's children)."""
+    if not Servers.worker_pid:
+        return []
+    return [Servers.worker_pid, *children(Servers.worker_pid)]
 
 
 def db_backends(database: str = "") -> list[int]:
@@ -302,6 +314,8 @@ class CpuMeter:
         self.redis0 = proc_cpu(Servers.redis_pid) if Servers.redis_pid else 0.0
         self.side = [] if self.floor or self.follower else Servers.follow_pids
         self.side0 = {p: proc_cpu(p) for p in self.side}
+        self.work = [] if self.floor or self.follower else worker_pids()
+        self.work0 = {p: proc_cpu(p) for p in self.work}
         self.me0 = time.process_time()
 
     def stop(self, run: Run) -> None:
@@ -310,6 +324,7 @@ class CpuMeter:
         if Servers.redis_pid:
             run.redis_cpu += proc_cpu(Servers.redis_pid) - self.redis0
         run.follow_cpu += sum(proc_cpu(p) - self.side0.get(p, 0.0) for p in self.side)
+        run.work_cpu += sum(proc_cpu(p) - self.work0.get(p, 0.0) for p in self.work)
         run.client_cpu += time.process_time() - self.me0
 
 
@@ -456,7 +471,7 @@ def production_shape(workers: int, worker_class: str = "sync", threads: int = 1)
         DB_CONN_MAX_AGE="0",
         FOLLOWER_DB_KEEP_SECONDS="60",
     )
-    start(
+    worker = start(
         [
             py,
             "-m",
@@ -493,6 +508,7 @@ def production_shape(workers: int, worker_class: str = "sync", threads: int = 1)
             wait_for_port(port)
         Servers.api_pids = children(api.pid)
         Servers.follow_pids = [follow.pid]
+        Servers.worker_pid = worker.pid
         assert len(Servers.api_pids) == workers, Servers.api_pids
         yield
     finally:
@@ -877,7 +893,7 @@ def row(run: Run, floor: Run | None) -> str:
     cpu_ratio = total_ratio = "—"
     if floor and floor.count and floor.app_cpu:
         cpu_ratio = f"{(run.app_cpu / run.count) / (floor.app_cpu / floor.count):.2f}×"
-        mine = run.app_cpu + run.db_cpu + run.redis_cpu + run.follow_cpu
+        mine = run.app_cpu + run.db_cpu + run.redis_cpu + run.follow_cpu + run.work_cpu
         theirs = floor.app_cpu + floor.db_cpu + floor.redis_cpu
         total_ratio = f"{(mine / run.count) / (theirs / floor.count):.2f}×"
     statuses = ", ".join(f"{k}: {v}" for k, v in sorted(run.statuses.items()))
@@ -885,7 +901,8 @@ def row(run: Run, floor: Run | None) -> str:
         f"| {run.name} | {run.count} | {rps:,.0f} | {spread} | {ratio} "
         f"| {1000 * pct(run.latencies, 50):.1f} | {1000 * pct(run.latencies, 99):.1f} "
         f"| {per(run.app_cpu):.2f} | {per(run.db_cpu):.2f} | {per(run.redis_cpu):.2f} "
-        f"| {per(run.follow_cpu):.2f} | {cpu_ratio} | {total_ratio} | {statuses} |"
+        f"| {per(run.follow_cpu):.2f} | {per(run.work_cpu):.2f} | {cpu_ratio} "
+        f"| {total_ratio} | {statuses} |"
     )
 
 
@@ -1071,9 +1088,10 @@ def breakdown(scenarios: list[Any], totals: dict[str, Run]) -> list[str]:
         "",
         "Where a move's time goes (ms per request; a move and its GET count as two requests):",
         "",
-        "| scenario | p50 latency | server | PostgreSQL | Redis | follower | load generator "
-        f"| all measured | {cores} cores' time per request | idle or other work |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| scenario | p50 latency | server | PostgreSQL | Redis | follower | Celery worker "
+        f"| load generator | all measured | {cores} cores' time per request "
+        "| idle or other work |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name in names:
         run = totals[name]
@@ -1082,7 +1100,14 @@ def breakdown(scenarios: list[Any], totals: dict[str, Run]) -> list[str]:
         def ms(seconds: float, n: int = n) -> float:
             return 1000 * seconds / n
 
-        parts = [run.app_cpu, run.db_cpu, run.redis_cpu, run.follow_cpu, run.client_cpu]
+        parts = [
+            run.app_cpu,
+            run.db_cpu,
+            run.redis_cpu,
+            run.follow_cpu,
+            run.work_cpu,
+            run.client_cpu,
+        ]
         have = 1000 * cores * run.seconds / n
         used = ms(sum(parts))
         lines.append(
@@ -1123,8 +1148,9 @@ def report(
         "",
         "| scenario | requests | req/s | req/s by round | ÷ floor (median of rounds) "
         "| p50 ms | p99 ms | server CPU ms/req | PostgreSQL CPU ms/req | Redis CPU ms/req "
-        "| follower CPU ms/req | server CPU ÷ floor | all CPU ÷ floor | statuses |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| follower CPU ms/req | Celery worker CPU ms/req | server CPU ÷ floor "
+        "| all CPU ÷ floor | statuses |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, floor, _ in scenarios:
         lines.append(row(totals[name], totals.get(floor) if floor else None))
@@ -1136,7 +1162,9 @@ def report(
         "gunicorn workers' user+system time per request; PostgreSQL CPU: the backends of the "
         "scenario's database; Redis CPU: the Redis server's (shared with the machine's other "
         "work, so an upper bound); follower CPU: the follower process's (uvicorn: what the "
-        "wake-ups of the scenario's changes cost there); all CPU: the four together.",
+        "wake-ups of the scenario's changes cost there); Celery worker CPU: the worker's "
+        "processes' (the follow-up work of the scenario's moves: results, ratings and "
+        "notifications when a match ends); all CPU: the five together.",
     ]
     lines += breakdown(scenarios, totals)
     if not follows:

@@ -2,15 +2,15 @@
 the long-poll of its events, served without the machinery they do not need, answering exactly
 what the full path (Django's handler with every middleware, DRF's views) answers.
 
-- :mod:`.entry`    the WSGI application (gunicorn): moves and views without a cookie go through
-                   a short handler (Django's own, with only the middleware that applies);
-- :mod:`.urls`     that handler's URL conf: the plain move and view;
+- :mod:`.entry`    the WSGI application (gunicorn): plain moves and views served outside
+                   Django's request cycle, with Django's own request object and middleware code;
 - :mod:`.move`     ``POST /api/matches/{id}/actions/`` as a plain Django view;
 - :mod:`.view`     ``GET /api/matches/{id}/`` as a plain Django view;
 - :mod:`.follower` ``GET /api/matches/{id}/events/`` on the ASGI follower, outside Django's
                    request cycle;
 - :mod:`.answers`  what the plain views share: who is calling, the answers and their headers;
-- :mod:`.probe`    Django's own host, HTTPS and answer-header logic for the follower.
+- :mod:`.probe`    Django's own host, HTTPS and answer-header logic, for the entry and the
+                   follower.
 
 Whatever the fast lane does not serve itself — another method, a cookie, a token that fails,
 another content type, an error the full path words — it **hands over** (:class:`HandOver`):

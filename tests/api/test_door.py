@@ -73,7 +73,7 @@ def alike(apps: tuple[Entry, WSGIHandler], make: Any) -> tuple[int, bytes, dict[
     return through_door
 
 
-def test_only_the_two_hot_requests_without_a_cookie_take_the_short_handler():
+def test_only_the_two_hot_requests_without_a_cookie_take_the_fast_lane():
     assert takes_fast_lane(environ("POST", "/api/matches/x/actions/"))
     assert takes_fast_lane(environ("GET", "/api/matches/x/"))
     assert not takes_fast_lane(environ("GET", "/api/matches/x/", HTTP_COOKIE="sessionid=1"))
@@ -84,10 +84,10 @@ def test_only_the_two_hot_requests_without_a_cookie_take_the_short_handler():
     assert not takes_fast_lane(environ("GET", "/api/matches/x"))
 
 
-def test_the_short_handler_keeps_the_security_middleware(settings):
-    """It leaves out only middleware the site has (a renamed one would run again) and what
-    stays still acts: an HTTPS redirect, the Host check."""
-    assert set(settings.MIDDLEWARE) >= entry.SKIPPED
+def test_the_entry_accounts_for_every_middleware_and_keeps_the_security_checks(settings):
+    """Every middleware of the site is accounted for by the entry (a new one fails here), and
+    what the site's middleware decides still acts: an HTTPS redirect, the Host check."""
+    assert set(settings.MIDDLEWARE) == set(entry.ACCOUNTED)
     settings.SECURE_SSL_REDIRECT = True
     apps = Entry(WSGIHandler()), WSGIHandler()  # middleware reads its settings when built
     redirected = alike(apps, lambda: environ("GET", "/api/matches/x/"))
@@ -190,16 +190,27 @@ def test_a_304_has_no_body_and_the_tag_and_a_private_match_stays_hidden(apps):
     assert alike(apps, lambda: environ("GET", path))[0] == 404
 
 
-def test_a_request_with_a_cookie_never_takes_the_short_handler(apps, monkeypatch):
+@pytest.mark.parametrize(
+    "header",
+    [
+        {"HTTP_COOKIE": "sessionid=nope"},
+        {"HTTP_ORIGIN": "https://elsewhere.example"},
+        {"HTTP_X_NOTE": "a\x00b"},
+        {"QUERY_STRING": "seat=%00"},
+    ],
+)
+def test_a_request_the_site_middleware_treats_apart_never_takes_the_fast_lane(
+    apps, monkeypatch, header
+):
     door, _full = apps
     a, _b, match_id = two_player_match()
 
-    def no_short(*_args: Any) -> Any:
-        raise AssertionError("the short handler took a request with a cookie")
+    def no_fast(*_args: Any) -> Any:
+        raise AssertionError("the fast lane took a request the middleware treats apart")
 
-    monkeypatch.setattr(door, "short", no_short)
-    env = environ("GET", f"/api/matches/{match_id}/", a.token, HTTP_COOKIE="sessionid=nope")
-    assert call(door, env)[0] == 200
+    monkeypatch.setattr(door, "serve", no_fast)
+    env = environ("GET", f"/api/matches/{match_id}/", a.token, **header)
+    assert call(door, env)[0] in (200, 400)
 
 
 def test_every_static_route_beside_a_match_id_is_handed_over(apps):
@@ -375,3 +386,39 @@ def test_a_non_ascii_match_id_handed_over_is_answered_as_the_full_handler_answer
     assert 400 <= status < 500, (status, content[:300])
     assert answer["Content-Type"] == "application/json"
     assert set(orjson.loads(content)) == {"error"}
+
+
+def test_the_fast_lane_counts_each_request_once_under_its_route_and_echoes_the_request_id(
+    apps, settings
+):
+    from tests.ops.test_metrics import TOKEN, scrape, value
+
+    settings.METRICS_TOKEN = TOKEN
+    door, _full = apps
+    a, b, match_id = two_player_match()
+    mover, _other, view = turn([a, b], match_id)
+    total = "fibserver_http_requests_total"
+    move_route, view_route = "api/matches/<str:match_id>/actions/", "api/matches/<str:match_id>/"
+    before = scrape()
+    body = {**legal(view), "expected_version": view["version"]}
+    status, _body, headers = call(
+        door,
+        environ(
+            "POST", f"/api/matches/{match_id}/actions/", mover.token, body,
+            HTTP_X_REQUEST_ID="req-42-move",
+        ),
+    )  # fmt: skip
+    assert status == 200 and headers["X-Request-ID"] == "req-42-move"
+    status, _body, headers = call(door, environ("GET", f"/api/matches/{match_id}/", a.token))
+    assert status == 200 and "X-Request-ID" not in headers  # an id made here is only logged
+    handed = call(door, environ("GET", f"/api/matches/{match_id}/", "not-a-token"))
+    assert handed[0] == 401  # handed over: counted once, by the full handler
+    after = scrape()
+
+    def counted(route: str, method: str, status: str) -> float:
+        labels = {"route": route, "method": method, "status": status}
+        return value(after, total, **labels) - value(before, total, **labels)
+
+    assert counted(move_route, "POST", "200") == 1
+    assert counted(view_route, "GET", "200") == 1
+    assert counted(view_route, "GET", "401") == 1
