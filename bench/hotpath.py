@@ -118,6 +118,61 @@ def move_envs(script: perf.Script) -> list[dict[str, Any]]:
     return [environ("POST", path, token, body) for token, body in script.moves]
 
 
+def timed(name: str, fn: Callable[[], Any], per: int, unit: str) -> None:
+    db0, cpu0 = backend_cpu(), time.process_time()
+    fn()
+    cpu, db = time.process_time() - cpu0, backend_cpu() - db0
+    print(
+        f"{name:28} {1000 * cpu / per:7.3f} ms CPU  {1000 * db / per:7.3f} ms PostgreSQL CPU "
+        f"per {unit} ({per})",
+        flush=True,
+    )
+
+
+def follow_up(scripts: list[perf.Script]) -> None:
+    """What the Celery worker does after the moves: the periodic jobs of one tick of
+    ``SWEEP_SECONDS`` with nothing to do, the relay of the moves' notifications, the
+    end-of-match work of the finished matches."""
+    from games import tasks as game_tasks
+    from notifications import tasks as note_tasks
+    from notifications.deliveries import mobile_platforms
+    from notifications.models import Notification
+    from tournaments import tasks as tournament_tasks
+
+    mobile_platforms()  # imports the push clients: once per worker, not per relay
+    pending = Notification.objects.filter(dispatched=False, due_at__isnull=True).count()
+    if os.environ.get("HOTPATH_PROFILE_RELAY"):
+        profiler = cProfile.Profile()
+        profiler.runcall(note_tasks.relay)
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out).sort_stats("cumulative")
+        stats.print_stats(int(os.environ.get("HOTPATH_TOP", "35")))
+        print(out.getvalue())
+    timed("relay of the moves' notes", note_tasks.relay, max(pending, 1), "notification")
+    finished = [s.match_id for s in scripts]
+    if os.environ.get("HOTPATH_PROFILE_RESULTS"):
+        profiler = cProfile.Profile()
+        profiler.runcall(lambda: [game_tasks.record_results(m) for m in finished[:50]])
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out).sort_stats("cumulative")
+        stats.print_stats(int(os.environ.get("HOTPATH_TOP", "35")))
+        print(out.getvalue())
+        finished = finished[50:]
+    timed(
+        "end-of-match work",
+        lambda: [game_tasks.record_results(m) for m in finished],
+        len(finished),
+        "match",
+    )
+
+    def tick() -> None:
+        game_tasks.sweep()
+        tournament_tasks.start_due()
+        note_tasks.relay()
+
+    timed("one idle tick (sweep+relay…)", lambda: [tick() for _ in range(100)], 100, "tick")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=120)
@@ -161,6 +216,8 @@ def main() -> None:
             top = int(os.environ.get("HOTPATH_TOP", "35"))
             pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(top)
             print(out.getvalue())
+
+    follow_up(scripts)
 
     match_id, token = data["views"][0]
     _s, headers, _b = call(application, environ("GET", f"/api/matches/{match_id}/", token))

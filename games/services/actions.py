@@ -127,8 +127,7 @@ def check_and_apply(
 
 
 def _answer(match: Match, user: User, position: int, seats: list[Seat]) -> dict[str, Any]:
-    if match.status != Match.Status.ACTIVE:
-        seats = seats_of(match)  # the finisher updated the seats in the database only
+    # the finisher wrote its changes of the seats to ``seats`` too (``match_finish``)
     return views.render_view(match, user, position, seats)
 
 

@@ -21,12 +21,21 @@ from .common import MatchId, bump, locked, rules_for
 from .eventlog import append_events
 
 
-def match_finish(*, match: Match, reason: str, aborted: bool = False, state: Any = None) -> None:
+def match_finish(
+    *,
+    match: Match,
+    reason: str,
+    aborted: bool = False,
+    state: Any = None,
+    seats: list[Seat] | None = None,
+) -> None:
     """End ``match``: normal end, abandon or abort. The caller holds the row lock and saves
     the match. ``state`` is the final engine state of a completed match. ``reason`` is stored
     as the match's end reason: the game's own for a completed match (``Rules.end_reason``:
     ``silver_nose``, ``last_alive`` …, docs/rules.md), ``abandoned`` or ``aborted_by_staff``
-    for an aborted one."""
+    for an aborted one. ``seats``, the caller's seats of the match, get the changes written to
+    the database too (no decision pending, no deadline, their place): its answer needs no
+    second read of them."""
     match.status = Match.Status.ABORTED if aborted else Match.Status.FINISHED
     match.end_reason = reason
     match.finished_at = timezone.now()
@@ -44,6 +53,10 @@ def match_finish(*, match: Match, reason: str, aborted: bool = False, state: Any
             Seat.objects.filter(match=match, position=position).update(place=place)
         match_pk = match.pk
         transaction.on_commit(lambda: schedule.results(match_pk))
+    for seat in seats or []:
+        seat.must_act, seat.deadline = False, None
+        if match.placements is not None and not aborted:
+            seat.place = match.placements[seat.position]
     people = Seat.objects.filter(match=match, user__isnull=False, bot_level="")
     signals.match_ended.send(match, list(people.values_list("user_id", "position")))
 

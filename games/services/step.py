@@ -106,7 +106,7 @@ def after_change(
         sink.finishing()
         seats = seats if seats is not None else seats_of(match)
         ORM.seats(seats, changes)  # the finisher writes through the ORM too
-        match_finish(match=match, reason=rules.end_reason(state), state=state)
+        match_finish(match=match, reason=rules.end_reason(state), state=state, seats=seats)
         return
     to_act = set(rules.to_act(state))
     control = TIME_CONTROLS[match.time_control]

@@ -197,7 +197,7 @@ def set_boards(career: Career, thresholds: boards.Thresholds) -> None:
         setattr(career, f"board_{board}", value)
 
 
-#: The career columns the end-of-match work writes (for ``bulk_update``).
+#: The career columns the end-of-match work writes (``results._write_careers``).
 TALLIED_FIELDS = [
     "matches",
     "wins",
