@@ -437,8 +437,28 @@ def production_shape(workers: int, worker_class: str = "sync", threads: int = 1)
         procs.append(p)
         return p
 
-    api = start(
-        [
+    if worker_class == "granian":
+        api_command = [
+            py,
+            "-m",
+            "granian",
+            "--interface",
+            "wsgi",
+            "fibserver.wsgi:application",
+            "--workers",
+            str(workers),
+            "--blocking-threads",
+            str(threads),
+            "--host",
+            HOST,
+            "--port",
+            str(API_PORT),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ]
+    else:
+        api_command = [
             py,
             "-m",
             "gunicorn",
@@ -453,7 +473,7 @@ def production_shape(workers: int, worker_class: str = "sync", threads: int = 1)
             "--log-level",
             "warning",
         ]
-    )
+    api = start(api_command)
     follow = start(
         [
             py,
@@ -1118,6 +1138,16 @@ def breakdown(scenarios: list[Any], totals: dict[str, Run]) -> list[str]:
     return lines
 
 
+def api_server(args: argparse.Namespace) -> str:
+    if args.worker_class == "granian":
+        return (
+            f"granian (WSGI) {args.workers} workers × {args.threads} blocking threads (keep-alive)"
+        )
+    if args.worker_class == "gthread":
+        return f"gunicorn {args.workers} gthread workers × {args.threads} threads (keep-alive)"
+    return f"gunicorn {args.workers} sync workers"
+
+
 def report(
     args: argparse.Namespace,
     scenarios: list[Any],
@@ -1128,7 +1158,7 @@ def report(
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
     ).stdout.strip()
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
-    threads = f" --threads {args.threads}" if args.worker_class == "gthread" else ""
+    threads = f" --threads {args.threads}" if args.worker_class != "sync" else ""
     lines = [
         "# Performance: the production shape against the shared floor",
         "",
@@ -1138,9 +1168,7 @@ def report(
         f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC ({os.cpu_count()} cores, shared with "
         f"other work: load average {load} at the end). The floor: the shared reference app "
         f"(kept beside the repository, not in it), gunicorn {args.workers} sync workers; "
-        f"the API: gunicorn "
-        f"{args.workers} {args.worker_class} workers"
-        f"{f' × {args.threads} threads (keep-alive)' if args.worker_class == 'gthread' else ''}, "
+        f"the API: {api_server(args)}, "
         "uvicorn (follower), a Celery worker and beat, "
         "PostgreSQL, Redis, DEBUG off (production settings); moves: Fibber's Dice, 2 seats. "
         f"Every scenario ran {args.rounds}× for {args.seconds} s, interleaved (floor, project, "
@@ -1215,11 +1243,14 @@ def main() -> None:
     )
     parser.add_argument(
         "--worker-class",
-        choices=["sync", "gthread"],
+        choices=["sync", "gthread", "granian"],
         default="sync",
-        help="the API's gunicorn worker class (the floor's stays sync)",
+        help="the API's gunicorn worker class, or granian (WSGI) in gunicorn's place (the "
+        "floor's stays gunicorn sync)",
     )
-    parser.add_argument("--threads", type=int, default=4, help="threads per gthread worker")
+    parser.add_argument(
+        "--threads", type=int, default=4, help="threads per gthread (granian: blocking) worker"
+    )
     parser.add_argument("--matches", type=int, default=60, help="move matches per client")
     parser.add_argument("--follow-matches", type=int, default=100)
     parser.add_argument("--waiters", type=int, nargs="*", default=[1000, 4000])

@@ -113,6 +113,7 @@ def test_the_jobs_are_deleted_with_the_account(django_capture_on_commit_callback
     assert not DataExport.objects.exists()
 
 
+@pytest.mark.slow  # a few seconds (a subprocess, or 50 matches): the full tier
 def test_the_cap_leaves_out_the_oldest_matches_and_says_so(
     django_capture_on_commit_callbacks, monkeypatch
 ):

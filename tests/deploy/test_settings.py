@@ -28,6 +28,7 @@ def test_a_bare_process_is_not_in_debug():
     assert settings_of("fibserver.settings") == {"debug": False, "wsgi_long_poll": False}
 
 
+@pytest.mark.slow  # a few seconds (a subprocess, or 50 matches): the full tier
 def test_a_blank_database_url_means_the_default_sqlite_file():
     show = "import django.conf as c, json; print(json.dumps(c.settings.DATABASES['default']))"
     done = run(

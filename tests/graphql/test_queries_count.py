@@ -39,6 +39,7 @@ def lobby(host: GqlPlayer, matches: int) -> None:
             g.join(match["id"])
 
 
+@pytest.mark.slow  # a few seconds (a subprocess, or 50 matches): the full tier
 @pytest.mark.parametrize("mine", [False, True])
 def test_the_match_list_costs_the_same_queries_for_2_or_50_matches(mine):
     host = GqlPlayer()

@@ -64,6 +64,7 @@ def test_the_embedded_default_is_ready_without_redis(tmp_path):
     assert answers["/livez/"] == [200, {"status": "ok"}]
 
 
+@pytest.mark.slow  # a few seconds (a subprocess, or 50 matches): the full tier
 def test_not_ready_while_the_database_is_unreachable(tmp_path):
     answers = probe(tmp_path, DATABASE_URL="postgres://nobody@127.0.0.1:1/nowhere")
     for path in ("/readyz/", "/healthz/"):
@@ -73,6 +74,7 @@ def test_not_ready_while_the_database_is_unreachable(tmp_path):
     assert answers["/livez/"] == [200, {"status": "ok"}]
 
 
+@pytest.mark.slow  # a few seconds (a subprocess, or 50 matches): the full tier
 def test_not_ready_while_redis_is_unreachable(tmp_path):
     answers = probe(tmp_path, REDIS_URL="redis://127.0.0.1:1/0")
     status, body = answers["/readyz/"]

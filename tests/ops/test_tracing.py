@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from kernel.ops import tracing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,11 +60,13 @@ def test_the_standard_variables_decide():
     assert not tracing.wanted({"OTEL_SDK_DISABLED": "true", "OTEL_TRACES_EXPORTER": "console"})
 
 
+@pytest.mark.slow  # a few seconds (a subprocess, or 50 matches): the full tier
 def test_tracing_is_off_and_not_even_imported_by_default(tmp_path):
     done = run(OFF, tmp_path)
     assert "NOT IMPORTED" in done.stdout, done.stderr[-2000:]
 
 
+@pytest.mark.slow  # a few seconds (a subprocess, or 50 matches): the full tier
 def test_the_console_exporter_prints_a_span_per_django_request(tmp_path):
     done = run(SCRIPT, tmp_path, OTEL_TRACES_EXPORTER="console", OTEL_SERVICE_NAME="fib-test")
     assert "ON" in done.stdout and "STATUS 200" in done.stdout, done.stderr[-3000:]
