@@ -173,13 +173,8 @@ def follow_up(scripts: list[perf.Script]) -> None:
     timed("one idle tick (sweep+relay…)", lambda: [tick() for _ in range(100)], 100, "tick")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--matches", type=int, default=120)
-    parser.add_argument("--views", type=int, default=3000)
-    parser.add_argument("--profile", action="store_true", help="cProfile the ordinary moves")
-    parser.add_argument("--profile-final", action="store_true", help="cProfile the final moves")
-    args = parser.parse_args()
+def reset_database() -> None:
+    """Migrate and empty the dedicated benchmark database and Redis database."""
     db = perf.settings.DATABASES["default"]
     assert "bench" in db["NAME"] or "perf" in db["NAME"], "use a dedicated benchmark database"
     call_command("migrate", verbosity=0)
@@ -188,6 +183,16 @@ def main() -> None:
     import redis
 
     redis.Redis.from_url(str(perf.settings.REDIS_URL)).flushdb()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=120)
+    parser.add_argument("--views", type=int, default=3000)
+    parser.add_argument("--profile", action="store_true", help="cProfile the ordinary moves")
+    parser.add_argument("--profile-final", action="store_true", help="cProfile the final moves")
+    args = parser.parse_args()
+    reset_database()
     data = perf.prepare(2, args.matches // 2, 0)
 
     from fibserver.wsgi import application
