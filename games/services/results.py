@@ -66,7 +66,8 @@ def _write_careers(careers: list[Career]) -> None:
     """The tallied columns of the match's careers (a handful of rows), one ``UPDATE`` each:
     Django's ``bulk_update`` builds a ``CASE`` per column and row, which for these ~20
     columns cost more CPU than the whole rest of the end-of-match work."""
-    columns = [Career._meta.get_field(name).attname for name in TALLIED_FIELDS]
+    wanted = set(TALLIED_FIELDS)
+    columns = [f.attname for f in Career._meta.concrete_fields if f.name in wanted]
     for career in careers:
         Career.objects.filter(pk=career.pk).update(**{c: getattr(career, c) for c in columns})
 
