@@ -1013,8 +1013,9 @@ async def main_async(args: argparse.Namespace, data: dict[str, Any]) -> str:
 
 
 async def profiled(name: str, clients: int, seconds: float, source: Source) -> str:
-    """The scenario once more with py-spy sampling every API worker (``--format raw``: folded
-    stacks), summarised as the share of samples each frame is on the stack of (inclusive) and
+    """The scenario once more with py-spy sampling every API worker and the Celery worker's
+    processes (``--format raw``: folded stacks; the files are kept in a temporary folder named
+    in the report), summarised as the share of samples each frame is on the stack of (inclusive) and
     at the top of (self)."""
     import shutil
     import tempfile
@@ -1043,17 +1044,18 @@ async def profiled(name: str, clients: int, seconds: float, source: Source) -> s
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        for pid in Servers.api_pids
+        for pid in [*Servers.api_pids, *worker_pids()]
     ]
     await asyncio.sleep(1.0)
     await closed_loop(name, API_PORT, clients, seconds, source)
     for spy_process in spies:
         await asyncio.to_thread(spy_process.wait)
-    return summarize(folder)
+    return f"Folded stacks: `{folder}`.\n\n" + summarize(folder)
 
 
 def summarize(folder: Path) -> str:
-    """Folded py-spy stacks in ``folder``: inclusive and self shares of the busy samples."""
+    """Folded py-spy stacks in ``folder`` (one file per process: the API's workers, then the
+    Celery worker's processes): inclusive and self shares of the busy samples."""
     inclusive: dict[str, int] = {}
     own: dict[str, int] = {}
     total = 0
