@@ -1258,7 +1258,7 @@ def main() -> None:
     parser.add_argument(
         "--threads", type=int, default=4, help="threads per gthread (granian: blocking) worker"
     )
-    parser.add_argument("--matches", type=int, default=60, help="move matches per client")
+    parser.add_argument("--matches", type=int, default=120, help="move matches per client")
     parser.add_argument("--follow-matches", type=int, default=100)
     parser.add_argument("--waiters", type=int, nargs="*", default=[1000, 4000])
     parser.add_argument("--deliveries", type=float, default=1000.0)
