@@ -6,14 +6,15 @@ the times of the requests let through within the rate's duration, shared by ever
 by GraphQL — and a lease is entries of that same list: :data:`SCRIPT` trims the list, and
 records up to ``want`` entries at once if the budget has room for them. The worker then lets
 that many moves of the user through without asking again, for as long as those entries count
-against the budget (the rate's duration after they were recorded).
+against the budget (the rate's duration after they were recorded, less :data:`CLOCK_SKEW`).
 
 **The bounds.** Entries are recorded before the moves they stand for are let through, so the
-limit is never exceeded, with any number of workers. A lease a worker does not use up still
+limit is never exceeded, with any number of workers (whose clocks agree within
+:data:`CLOCK_SKEW`). A lease a worker does not use up still
 counts until it expires, so a user moving through several workers at once may be refused up to
 ``(N - 1) × want`` moves early within a window, ``N`` the workers serving them and ``want``
 :func:`lease_size` of the rate (16 for the default 1,200 a minute: at most 64 of 1,200 with
-five workers; the limit itself for rates of 16 a minute or less, where every move asks).
+five workers; at most ``N - 1`` for rates under 32 a minute, where a lease is one move).
 A worker asks Redis once every ``want`` moves of a user (one round trip per 16 moves by
 default), and never for a user whose lease is not used up. ``tests/api/test_leases.py``
 holds it to both bounds with several workers at once.
@@ -34,6 +35,10 @@ from api.throttling import AtomicScopedRateThrottle, _script
 
 #: The most entries one lease takes.
 LEASE = 16
+#: A lease is used until this long (seconds) before its entries leave the shared history: each
+#: worker trims that history by its own clock, so this much disagreement between the workers'
+#: clocks never lets a worker use a lease whose entries another already dropped.
+CLOCK_SKEW = 1.0
 
 #: KEYS[1] the history; ARGV: now, duration (s), allowed requests, entries wanted. Drops the
 #: entries older than the duration, then records as many of the wanted as there is room for.
@@ -112,7 +117,7 @@ class Leases:
         with self._lock:
             if len(self._held) > 100_000:
                 self._held.clear()
-            self._held[key] = [granted - 1, now + duration]
+            self._held[key] = [granted - 1, now + duration - CLOCK_SKEW]
         return Verdict(True)
 
     def clear(self) -> None:

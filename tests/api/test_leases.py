@@ -115,3 +115,25 @@ def test_an_expired_lease_is_not_used(rate, monkeypatch):
     monkeypatch.setattr(leases, "_script", counted)
     assert mine.allow(client, "actions", 8004).allowed
     assert calls == [1]  # a new lease, recorded now
+
+
+def test_a_lease_is_not_used_in_its_last_second_whatever_the_other_clocks_say(rate, monkeypatch):
+    rate("1200/min")
+    client = redis_client()
+    mine = leases.Leases()
+    assert mine.allow(client, "actions", 8005).allowed
+    real = leases.time.time
+    calls = []
+    script = leases._script
+
+    def counted(client, text):
+        calls.append(1)
+        return script(client, text)
+
+    monkeypatch.setattr(leases, "_script", counted)
+    monkeypatch.setattr(leases.time, "time", lambda: real() + 58.5)
+    assert mine.allow(client, "actions", 8005).allowed
+    assert calls == []  # still well inside: from the lease
+    monkeypatch.setattr(leases.time, "time", lambda: real() + 59.5)
+    assert mine.allow(client, "actions", 8005).allowed
+    assert calls == [1]  # within CLOCK_SKEW of its entries' expiry: a new lease
