@@ -161,6 +161,7 @@ class Entry:
             if environ["SCRIPT_NAME"] is None:
                 del environ["SCRIPT_NAME"]
             return self.full(environ, start_response)
+        response._handler_class = self.__class__  # type: ignore[attr-defined]  # its signal
         headers = [*response.items()]
         start_response(f"{response.status_code} {response.reason_phrase}", headers)
         return response  # its close() sends request_finished, as Django's own answers do
