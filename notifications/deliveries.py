@@ -154,12 +154,15 @@ def mobile_platforms() -> set[str]:
 
 def webhook_failed(*, webhook: Webhook) -> bool:
     """Count a failed delivery; at the limit the hook is disabled and its owner told (once).
-    Returns whether it was disabled now."""
+    A disabled hook counts no more (its deliveries still pending fail unsent, or failed with
+    it in the batch that disabled it). Returns whether it was disabled now."""
     limit = _setting("WEBHOOK_MAX_FAILURES", 10)
     with transaction.atomic():
-        hook = Webhook.objects.select_for_update().get(pk=webhook.pk)
+        hook = Webhook.objects.select_for_update().filter(pk=webhook.pk).first()
+        if hook is None or not hook.active:
+            return False
         hook.failures += 1
-        disabled = hook.active and hook.failures >= limit
+        disabled = hook.failures >= limit
         if disabled:
             hook.active = False
         hook.save(update_fields=["failures", "active"])

@@ -119,7 +119,11 @@ NOTIFICATION = Shape(
 
 
 def render(rows: list[Notification]) -> list[dict[str, Any]]:
-    """The rows as their recipient sees them; the takeovers' steps in one query."""
+    """The rows as their recipient sees them; the takeovers' steps in one query.
+
+    A row renders the same whatever it is rendered with (the inbox reads one user's rows, the
+    channels a batch of many users'): only a ``takeover`` has events, never another kind written
+    at the same step (a ``your_turn`` after the bot's decision)."""
     steps: dict[tuple[Any, int], list[Event]] = {}
     taken = [r for r in rows if r.kind == Kind.TAKEOVER and r.match_id and r.version]
     if taken:
@@ -129,7 +133,12 @@ def render(rows: list[Notification]) -> list[dict[str, Any]]:
         for event in Event.objects.filter(which).order_by("seq"):
             steps.setdefault((event.match_id, event.version), []).append(event)
     names = _names({r.data.get("player") for r in rows if r.kind == Kind.FOLLOWED_LOOKING})
-    return [_render(r, steps.get((r.match_id, r.version or 0), []), names) for r in rows]
+    return [
+        _render(
+            r, steps.get((r.match_id, r.version or 0), []) if r.kind == Kind.TAKEOVER else [], names
+        )
+        for r in rows
+    ]
 
 
 def _names(ids: set[Any]) -> dict[int, str]:

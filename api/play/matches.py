@@ -16,7 +16,7 @@ from games.engine.bots import bot_levels
 from games.engine.options import Option
 from games.models import Match
 from games.timecontrol import TIME_CONTROLS
-from kernel.errors import Invalid
+from kernel.errors import Invalid, InvalidOptions
 
 from .fields import (
     ConstantField,
@@ -94,6 +94,44 @@ def _domain(option: Option) -> str:
 
 ALL_BOT_LEVELS = sorted({level for game in registry.game_ids() for level in bot_levels(game)})
 SECONDS_MAX = max(control.max_seconds for control in TIME_CONTROLS.values())
+#: Each time control's bounds of ``decision_seconds``, as its field's description says them.
+SECONDS_BOUNDS = ", ".join(
+    f"`{c.name}` {c.min_seconds}–{c.max_seconds}"
+    for c in TIME_CONTROLS.values()
+    if c.humans_have_deadlines
+)
+
+
+class DecisionSecondsField(StrictIntegerField):
+    """Seconds per decision (optional). Its bounds are the time control's, what one field means
+    for another, which the services refuse with ``422 invalid_options``; so a whole number
+    outside the schema's overall bounds (1 to ``SECONDS_MAX``) is refused the same way here, not
+    with ``400 invalid``: both ends of the range answer alike. Anything but a whole number is
+    still ``400 invalid``."""
+
+    def __init__(self, *, about: str = "", **kwargs: Any) -> None:
+        help_text = (
+            f"Seconds per decision within the time control's bounds ({SECONDS_BOUNDS}); "
+            f"outside them, below or above: 422 `invalid_options`.{about}"
+        )
+        super().__init__(
+            required=False,
+            allow_null=True,
+            default=None,
+            min_value=1,
+            max_value=SECONDS_MAX,
+            help_text=help_text,
+            **kwargs,
+        )
+
+    def to_internal_value(self, data: Any) -> int:
+        seconds = super().to_internal_value(data)
+        if not 1 <= seconds <= SECONDS_MAX:
+            raise InvalidOptions(
+                f"decision_seconds must be within its time control's bounds: {SECONDS_BOUNDS}.",
+                field="decision_seconds",
+            )
+        return seconds
 
 
 class MatchCreateBase(StrictInput):
@@ -114,15 +152,7 @@ class MatchCreateBase(StrictInput):
         help_text="`live` (75 s per decision, 10–600), `async` (24 h, 1 h–14 days) or `solo` "
         "(you and bots: every other seat must be a bot; you have no deadline).",
     )
-    decision_seconds = StrictIntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        min_value=1,
-        max_value=SECONDS_MAX,
-        help_text="Seconds per decision within the time control's bounds (else 422); "
-        "ignored for `solo`.",
-    )
+    decision_seconds = DecisionSecondsField(about=" Ignored for `solo`.")
     join = StrictBooleanField(
         default=True, help_text="false: you do not take a seat, and every seat is a bot."
     )

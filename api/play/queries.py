@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
 
 from games import boards
 from games.engine import registry
@@ -94,6 +95,19 @@ class MatchListQuery(serializers.Serializer):
 
 
 class EventsQuery(SeatQuery):
+    """The event feed's parameters, and no others: unlike the other queries, the feed refuses
+    a parameter it does not take (400 ``invalid`` naming it), so a client asking for a page
+    size (``limit``) learns that there is none — a page holds at most ``EVENTS_PAGE`` events
+    and ``more`` says to ask again — instead of reading a page it did not ask for."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        unknown = sorted(str(name) for name in data if name not in self.fields)
+        if unknown:
+            takes = ", ".join(sorted(self.fields))
+            message = f"Unknown parameter; this feed takes: {takes}."
+            raise ValidationError({name: [message] for name in unknown})
+        return super().to_internal_value(data)
+
     after = QueryIntegerField(
         min_value=0,
         max_value=999_999_999,

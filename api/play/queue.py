@@ -9,7 +9,7 @@ from matchmaking.challenges import CHALLENGE_PLAYERS_MAX
 from matchmaking.services import BOTS_AFTER_MAX
 
 from .fields import StrictBooleanField, StrictChoiceField, StrictInput, StrictIntegerField
-from .matches import ALL_BOT_LEVELS, SECONDS_MAX
+from .matches import ALL_BOT_LEVELS, DecisionSecondsField
 from .queries import MAX_SEATS
 
 
@@ -85,14 +85,7 @@ class ChallengeCreateIn(StrictInput):
         default="live",
         help_text="`live` (75 s per decision) or `async` (24 h).",
     )
-    decision_seconds = StrictIntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        min_value=1,
-        max_value=SECONDS_MAX,
-        help_text="Seconds per decision within the time control's bounds (else 422).",
-    )
+    decision_seconds = DecisionSecondsField()
     bots = serializers.ListField(
         child=StrictChoiceField(ALL_BOT_LEVELS, component="BotLevel"),
         required=False,

@@ -17,7 +17,7 @@ from .fields import (
     StrictInput,
     StrictIntegerField,
 )
-from .matches import SECONDS_MAX
+from .matches import DecisionSecondsField
 
 
 class StrictDateTimeField(serializers.DateTimeField):
@@ -53,14 +53,7 @@ class TournamentCreateIn(StrictInput):
         default="live",
         help_text="The rounds' time control: `live` (75 s per decision) or `async` (24 h).",
     )
-    decision_seconds = StrictIntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        min_value=1,
-        max_value=SECONDS_MAX,
-        help_text="Seconds per decision within the time control's bounds (else 422).",
-    )
+    decision_seconds = DecisionSecondsField()
     points = StrictIntegerField(
         required=False,
         allow_null=True,

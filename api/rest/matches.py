@@ -112,7 +112,8 @@ class EventsView(MatchBase):
     @extend_schema(
         summary="The caller's events after a sequence number",
         description="With `wait` (seconds, at most 30) the request is held until news arrive. "
-        "A page holds at most 200 events; `more` says to ask again after the last `seq`.",
+        "A page holds at most 200 events; `more` says to ask again after the last `seq`. "
+        "Any other query parameter (there is no `limit`) is refused: 400 `invalid`, naming it.",
         parameters=[r.MATCH_ID, EventsQuery],
         responses=r.answers(
             {200: component("EventsOut")}, 400, 401, 403, 404, e403="`seat` is not one of yours."

@@ -20,7 +20,7 @@ from ..engine.core import EngineError, Rules
 from ..engine.core import InvalidOptions as EngineInvalidOptions
 from ..engine.rng import new_seed, seed_commitment
 from ..models import Match, Seat
-from ..timecontrol import seconds_per_decision
+from ..timecontrol import TIME_CONTROLS, seconds_per_decision
 from . import vacation
 from .common import (
     MatchId,
@@ -349,7 +349,8 @@ def _check_seated(
         lowest = settings.FIBSERVER["LIVE_MIN_SECONDS"] if time_control == "live" else None
         seconds = seconds_per_decision(time_control, decision_seconds, lowest)
     except ValueError as error:
-        raise InvalidOptions(str(error), field="time_control") from None
+        field = "decision_seconds" if time_control in TIME_CONTROLS else "time_control"
+        raise InvalidOptions(str(error), field=field) from None
     return rules, normalized, seconds
 
 

@@ -21,6 +21,7 @@ from django.db import connection
 from accounts.services import guest_create
 from games import services
 from kernel.devserver import free_port
+from tests.api.openapi_validation import document
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,6 +49,25 @@ def test_under_wsgi_wait_is_still_validated(client):
     match, _ = lobby_match()
     response = client.get(f"/api/matches/{match.pk}/events/?wait=99")
     assert response.status_code == 400
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", ["?limit=5", "?after=0&limit=5", "?after=0&wait=0&page=2"])
+def test_an_unknown_query_parameter_is_refused_by_name(client, query):
+    """The feed takes ``after``, ``wait`` and ``seat``; a page holds at most 200 events and
+    ``more`` says to ask again, so there is no ``limit``: asking for one is a 400, not ignored."""
+    match, _ = lobby_match()
+    response = client.get(f"/api/matches/{match.pk}/events/{query}")
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    unknown = "page" if "page" in query else "limit"
+    assert error["code"] == "invalid" and set(error["fields"]) == {unknown}, error
+    assert unknown in error["message"] and "after, seat, wait" in error["message"], error
+    params = [
+        p["name"]
+        for p in document()["paths"]["/api/matches/{match_id}/events/"]["get"]["parameters"]
+    ]
+    assert unknown not in params and {"after", "wait", "seat"} <= set(params)
 
 
 @pytest.mark.django_db

@@ -119,7 +119,13 @@ def test_what_the_lean_path_does_not_do_goes_to_django(follower_url):
     request = urllib.request.Request(base, method="HEAD")
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 200
-    for query, code in (("?after=-1", 400), ("?wait=x", 400), ("?seat=9", 403), ("?n%00=1", 400)):
+    for query, code in (
+        ("?after=-1", 400),
+        ("?wait=x", 400),
+        ("?seat=9", 403),
+        ("?n%00=1", 400),
+        ("?after=0&limit=5", 400),
+    ):
         status, _, body = fetch(base + query, Authorization=f"Bearer {players[0].token}")
         assert status == code and orjson.loads(body)["error"], (query, body)
     status, _, body = fetch(base, Authorization="Bearer nope")
@@ -127,6 +133,17 @@ def test_what_the_lean_path_does_not_do_goes_to_django(follower_url):
     private = players[0].create(game="fabfib", seats=3, visibility="private")
     status, _, body = fetch(f"{follower_url}/api/matches/{private['id']}/events/")
     assert status == 404 and orjson.loads(body)["error"]["code"] == "not_found"
+
+
+def test_an_unknown_parameter_is_refused_as_django_refuses_it(follower_url):
+    view, players = started_match()
+    path = f"/api/matches/{view['id']}/events/?after=0&limit=5"
+    auth = {"Authorization": f"Bearer {players[0].token}"}
+    status, _, body = fetch(follower_url + path, **auth)
+    django = players[0].client.get(path)
+    assert status == 400 == django.status_code
+    assert orjson.loads(body) == django.json()
+    assert django.json()["error"]["fields"].keys() == {"limit"}
 
 
 def test_waiters_asking_the_same_thing_share_one_read(monkeypatch):

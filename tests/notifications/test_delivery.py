@@ -248,3 +248,29 @@ def test_the_purge_deletes_old_notifications_and_keeps_recent_ones_and_pending_r
     assert not Notification.objects.filter(kind=Kind.MATCH_STARTED, user=users[0]).exists()
     assert Notification.objects.filter(kind=Kind.MATCH_STARTED, user=users[1]).exists()
     assert Notification.objects.filter(kind=Kind.DEADLINE_REMINDER).count() == reminders
+
+
+def test_a_disabled_webhooks_failures_stop_counting_and_nothing_more_is_sent_to_it(local_hooks):
+    local_hooks.NOTIFICATIONS = {**LOCAL, "WEBHOOK_MAX_FAILURES": 1}
+    with http_receiver(status=404) as (url, received):  # every send fails for good
+        match, users = table()
+        owner = users[to_act(match)[0]]  # two notifications: match started, your turn
+        hook = services.webhook_create(user=owner, url=url)
+        relay()  # both fail in one batch: the first disables the hook, the second counts not
+        assert len(received.requests) == 2
+        hook.refresh_from_db()
+        assert not hook.active and hook.failures == 1
+        # a delivery still pending for the hook when it was disabled is not sent, not counted
+        late = Delivery.objects.create(
+            notification=Notification.objects.get(user=owner, kind=Kind.WEBHOOK_DISABLED),
+            channel="webhook",
+            webhook=hook,
+        )
+        assert channels.attempt(late.pk) is None
+        relay()
+        assert len(received.requests) == 2
+    hook.refresh_from_db()
+    late.refresh_from_db()
+    assert not hook.active and hook.failures == 1
+    assert late.status == "failed"
+    assert Notification.objects.filter(user=owner, kind=Kind.WEBHOOK_DISABLED).count() == 1
