@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
+from rest_framework.settings import api_settings
 
 from games import boards
 from games.engine import registry
@@ -101,7 +102,8 @@ class EventsQuery(SeatQuery):
     and ``more`` says to ask again — instead of reading a page it did not ask for."""
 
     def to_internal_value(self, data: Any) -> Any:
-        unknown = sorted(str(name) for name in data if name not in self.fields)
+        allowed = {*self.fields, api_settings.URL_FORMAT_OVERRIDE}  # ``?format=``, as everywhere
+        unknown = sorted(str(name) for name in data if name not in allowed)
         if unknown:
             takes = ", ".join(sorted(self.fields))
             message = f"Unknown parameter; this feed takes: {takes}."

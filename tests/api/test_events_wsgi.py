@@ -71,6 +71,13 @@ def test_an_unknown_query_parameter_is_refused_by_name(client, query):
 
 
 @pytest.mark.django_db
+def test_the_format_override_every_endpoint_takes_is_not_an_unknown_parameter(client):
+    match, _ = lobby_match()
+    response = client.get(f"/api/matches/{match.pk}/events/?after=0&format=json")
+    assert response.status_code == 200, response.content
+
+
+@pytest.mark.django_db
 def test_the_embedded_development_server_may_wait(client, settings):
     settings.FIBSERVER = {**settings.FIBSERVER, "WSGI_LONG_POLL": True}
     match, _ = lobby_match()
