@@ -89,10 +89,18 @@ def test_no_tap_is_lost_when_a_bot_acts_first(new_page, instant_server, game, se
     still legal, or the page says why it was not made: every tap is one or the other."""
     page = new_page(390, 844, server=instant_server)
     stale: list[str] = []
-    page.on(
-        "response",
-        lambda r: stale.append(r.url) if r.status == 409 and "/actions/" in r.url else None,
-    )
+    # Every move the page sent, for the failure's message: (status, Idempotency-Key, body).
+    sent: list[tuple[int, str, str]] = []
+
+    def answered(r: Any) -> None:
+        if "/actions/" not in r.url:
+            return
+        key = r.request.headers.get("idempotency-key", "")
+        sent.append((r.status, key, r.request.post_data or ""))
+        if r.status == 409:
+            stale.append(r.url)
+
+    page.on("response", answered)
     sign_in(page, "Ada")
     match_id = create_match(page, game, seats=seats, options=options, bots=bots)
     play(page, random.Random(f"race-{game}"), instant_server.url, match_id)
@@ -105,7 +113,12 @@ def test_no_tap_is_lost_when_a_bot_acts_first(new_page, instant_server, game, se
         f" {n['refused']} refused with a reason, {made} made"
     )
     assert n["taps"] > 0
-    assert n["taps"] == made + n["refused"], (n, made, len(stale))
+    mine_steps = [
+        {k: v for k, v in step.items() if k in ("n", "seat", "action", "by_bot")}
+        for step in record["steps"]
+        if step["seat"] in mine and not step.get("join")
+    ]
+    assert n["taps"] == made + n["refused"], (n, made, len(stale), sent, mine_steps)
     if n["refused"]:
         assert page.locator("#move-note").count() <= 1  # one note, never a pile of them
 
