@@ -31,7 +31,7 @@ from typing import Any
 
 from django.core.cache import cache
 
-from api.throttling import AtomicScopedRateThrottle, _script
+from api.throttling import TRIM, AtomicScopedRateThrottle, _script, wait_of
 
 #: The most entries one lease takes.
 LEASE = 16
@@ -41,16 +41,12 @@ LEASE = 16
 CLOCK_SKEW = 1.0
 
 #: KEYS[1] the history; ARGV: now, duration (s), allowed requests, entries wanted. Drops the
-#: entries older than the duration, then records as many of the wanted as there is room for.
+#: entries older than the duration (``TRIM``), then records as many of the wanted as there is
+#: room for.
 #: Returns {entries recorded, entries after, the oldest entry}.
-SCRIPT = """
-local horizon = tonumber(ARGV[1]) - tonumber(ARGV[2])
-while true do
-  local last = redis.call('LINDEX', KEYS[1], -1)
-  if not last or tonumber(last) > horizon then break end
-  redis.call('RPOP', KEYS[1])
-end
-local n = redis.call('LLEN', KEYS[1])
+SCRIPT = (
+    TRIM
+    + """
 local grant = math.min(tonumber(ARGV[4]), tonumber(ARGV[3]) - n)
 if grant <= 0 then
   return {0, n, redis.call('LINDEX', KEYS[1], -1)}
@@ -61,6 +57,7 @@ end
 redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2])))
 return {grant, n + grant, redis.call('LINDEX', KEYS[1], -1)}
 """
+)
 
 
 def lease_size(num_requests: int) -> int:
@@ -113,7 +110,8 @@ class Leases:
             keys=[key], args=[repr(now), duration, num, lease_size(num)]
         )
         if not granted:
-            return Verdict(False, _wait(num, duration, now, int(count), oldest))
+            oldest_at = float(oldest) if oldest is not None else None
+            return Verdict(False, wait_of(num, duration, now, int(count), oldest_at))
         with self._lock:
             if len(self._held) > 100_000:
                 self._held.clear()
@@ -132,14 +130,3 @@ LEASES = Leases()
 def allow(client: Any, scope: str, user_id: int) -> Verdict:
     """:meth:`Leases.allow` with this process's leases."""
     return LEASES.allow(client, scope, user_id)
-
-
-def _wait(num: int, duration: int, now: float, count: int, oldest: Any) -> float | None:
-    """What :meth:`AtomicScopedRateThrottle.wait` answers for the same history."""
-    remaining = float(duration)
-    if count and oldest is not None:
-        remaining = duration - (now - float(oldest))
-    available = num - count + 1
-    if available <= 0:
-        return None
-    return remaining / float(available)

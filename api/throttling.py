@@ -28,7 +28,9 @@ from api import rediscache
 #: KEYS[1] the history; ARGV: now, duration (s), allowed requests. Drops the entries older than
 #: the duration (the oldest are at the tail), refuses when as many as allowed remain, else
 #: records now. Returns {allowed (0/1), entries after, the oldest entry}.
-SCRIPT = """
+#: The start of every script on a history (KEYS[1]; ARGV[1] now, ARGV[2] the duration): drop
+#: the entries older than the duration (the oldest are at the tail), leave their count in ``n``.
+TRIM = """
 local horizon = tonumber(ARGV[1]) - tonumber(ARGV[2])
 while true do
   local last = redis.call('LINDEX', KEYS[1], -1)
@@ -36,6 +38,11 @@ while true do
   redis.call('RPOP', KEYS[1])
 end
 local n = redis.call('LLEN', KEYS[1])
+"""
+
+SCRIPT = (
+    TRIM
+    + """
 if n >= tonumber(ARGV[3]) then
   return {0, n, redis.call('LINDEX', KEYS[1], -1)}
 end
@@ -43,6 +50,7 @@ redis.call('LPUSH', KEYS[1], ARGV[1])
 redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2])))
 return {1, n + 1, redis.call('LINDEX', KEYS[1], -1)}
 """
+)
 
 _scripts: dict[tuple[int, str], Any] = {}
 
@@ -88,10 +96,18 @@ class AtomicScopedRateThrottle(ScopedRateThrottle):
     def wait(self) -> float | None:
         if not hasattr(self, "count"):
             return super().wait()  # type: ignore[no-any-return]
-        remaining = self.duration
-        if self.count and self.oldest is not None:
-            remaining = self.duration - (self.now - self.oldest)
-        available = self.num_requests - self.count + 1
-        if available <= 0:
-            return None
-        return remaining / float(available)
+        return wait_of(self.num_requests, self.duration, self.now, self.count, self.oldest)
+
+
+def wait_of(
+    num: int, duration: float, now: float, count: int, oldest: float | None
+) -> float | None:
+    """DRF's ``wait()`` for a history of ``count`` entries within ``duration``, the oldest at
+    ``oldest``: the seconds until one more request of ``num`` would be let through."""
+    remaining = float(duration)
+    if count and oldest is not None:
+        remaining = duration - (now - oldest)
+    available = num - count + 1
+    if available <= 0:
+        return None
+    return remaining / float(available)

@@ -25,6 +25,20 @@ def rate(monkeypatch, clear_cache):
     clear_cache()
 
 
+@pytest.fixture
+def round_trips(monkeypatch) -> list[int]:
+    """One entry per lease script run against Redis from now on."""
+    calls: list[int] = []
+    real = leases._script
+
+    def counted(client, text):
+        script = real(client, text)
+        return lambda **kw: (calls.append(1), script(**kw))[1]
+
+    monkeypatch.setattr(leases, "_script", counted)
+    return calls
+
+
 def hammer(workers: int, user_id: int, tries: int) -> list[int]:
     """``workers`` workers (each with its own leases, as processes have) each asking ``tries``
     times at once for one user; how many each let through."""
@@ -59,21 +73,13 @@ def test_several_workers_never_let_more_through_than_the_limit(rate, workers, li
         assert sum(passed) == limit
 
 
-def test_a_worker_asks_redis_once_per_lease(rate, monkeypatch):
+def test_a_worker_asks_redis_once_per_lease(rate, round_trips):
     rate("1200/min")
-    calls = []
-    real = leases._script
-
-    def counted(client, text):
-        script = real(client, text)
-        return lambda **kw: (calls.append(1), script(**kw))[1]
-
-    monkeypatch.setattr(leases, "_script", counted)
     mine = leases.Leases()
     client = redis_client()
     for _ in range(64):
         assert mine.allow(client, "actions", 8001).allowed
-    assert len(calls) == 64 // leases.lease_size(1200) == 4
+    assert len(round_trips) == 64 // leases.lease_size(1200) == 4
 
 
 def test_small_rates_ask_for_every_move(rate):
@@ -98,42 +104,30 @@ def test_a_lease_counts_in_the_budget_the_twin_and_graphql_read(rate):
     assert not throttle.allow_request(request, view)  # the twin sees the same 20
 
 
-def test_an_expired_lease_is_not_used(rate, monkeypatch):
+def test_an_expired_lease_is_not_used(rate, monkeypatch, round_trips):
     rate("1200/min")
     client = redis_client()
     mine = leases.Leases()
     assert mine.allow(client, "actions", 8004).allowed
+    round_trips.clear()  # counted from here
     real = leases.time.time
     monkeypatch.setattr(leases.time, "time", lambda: real() + 61)  # its entries have expired
-    calls = []
-    script = leases._script
-
-    def counted(client, text):
-        calls.append(1)
-        return script(client, text)
-
-    monkeypatch.setattr(leases, "_script", counted)
     assert mine.allow(client, "actions", 8004).allowed
-    assert calls == [1]  # a new lease, recorded now
+    assert round_trips == [1]  # a new lease, recorded now
 
 
-def test_a_lease_is_not_used_in_its_last_second_whatever_the_other_clocks_say(rate, monkeypatch):
+def test_a_lease_is_not_used_in_its_last_second_whatever_the_other_clocks_say(
+    rate, monkeypatch, round_trips
+):
     rate("1200/min")
     client = redis_client()
     mine = leases.Leases()
     assert mine.allow(client, "actions", 8005).allowed
+    round_trips.clear()  # counted from here
     real = leases.time.time
-    calls = []
-    script = leases._script
-
-    def counted(client, text):
-        calls.append(1)
-        return script(client, text)
-
-    monkeypatch.setattr(leases, "_script", counted)
     monkeypatch.setattr(leases.time, "time", lambda: real() + 58.5)
     assert mine.allow(client, "actions", 8005).allowed
-    assert calls == []  # still well inside: from the lease
+    assert round_trips == []  # still well inside: from the lease
     monkeypatch.setattr(leases.time, "time", lambda: real() + 59.5)
     assert mine.allow(client, "actions", 8005).allowed
-    assert calls == [1]  # within CLOCK_SKEW of its entries' expiry: a new lease
+    assert round_trips == [1]  # within CLOCK_SKEW of its entries' expiry: a new lease

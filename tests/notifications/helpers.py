@@ -13,6 +13,15 @@ from games.engine.bots import random_action
 from games.models import Match
 from notifications.models import Notification
 
+#: ``NOTIFICATIONS`` settings for channels that deliver to the receivers the tests start on
+#: this machine (plain HTTP, a private address), at once and at most three times.
+LOCAL = {
+    "WEBHOOK_ALLOW_HTTP": True,
+    "WEBHOOK_ALLOW_PRIVATE": True,
+    "BACKOFF_SECONDS": 0.0,
+    "MAX_ATTEMPTS": 3,
+}
+
 
 def table(game: str = "fibber", seats: int = 2, **options: Any) -> tuple[Match, list[User]]:
     """A started match of ``seats`` guests (the first is the host)."""

@@ -19,7 +19,7 @@ from notifications.models import Kind, Notification
 from notifications.tasks import relay
 from tests.graphql.helpers import GqlPlayer
 
-from .helpers import table, to_act
+from .helpers import LOCAL, table, to_act
 from .mobile_fakes import fake_fcm
 from .push_receiver import push_service
 from .receivers import http_receiver
@@ -27,13 +27,6 @@ from .test_graphql import INBOX
 from .test_inbox_api import client_of
 
 pytestmark = pytest.mark.django_db
-
-LOCAL = {
-    "WEBHOOK_ALLOW_HTTP": True,
-    "WEBHOOK_ALLOW_PRIVATE": True,
-    "BACKOFF_SECONDS": 0.0,
-    "MAX_ATTEMPTS": 3,
-}
 
 
 def test_a_your_turn_after_a_bots_step_is_sent_on_every_channel_as_the_inbox_shows_it(settings):

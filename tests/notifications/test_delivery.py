@@ -22,18 +22,13 @@ from notifications.models import Delivery, Kind, Notification, Preference, Webho
 from notifications.prefs import quiet_until
 from notifications.tasks import relay
 
+from .helpers import LOCAL as CHANNELS_HERE
 from .helpers import move, table, to_act
 from .receivers import http_receiver
 
 pytestmark = pytest.mark.django_db
 
-LOCAL = {
-    "WEBHOOK_ALLOW_HTTP": True,
-    "WEBHOOK_ALLOW_PRIVATE": True,
-    "BACKOFF_SECONDS": 0.0,
-    "MAX_ATTEMPTS": 3,
-    "WEBHOOK_MAX_FAILURES": 2,
-}
+LOCAL = {**CHANNELS_HERE, "WEBHOOK_MAX_FAILURES": 2}
 
 
 @pytest.fixture

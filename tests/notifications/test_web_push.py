@@ -15,17 +15,10 @@ from notifications.channels import web_push
 from notifications.models import Delivery, PushSubscription
 from notifications.tasks import relay
 
-from .helpers import move, table, to_act
+from .helpers import LOCAL, move, table, to_act
 from .push_receiver import push_service
 
 pytestmark = pytest.mark.django_db
-
-LOCAL = {
-    "WEBHOOK_ALLOW_HTTP": True,
-    "WEBHOOK_ALLOW_PRIVATE": True,
-    "BACKOFF_SECONDS": 0.0,
-    "MAX_ATTEMPTS": 3,
-}
 
 
 @pytest.fixture
